@@ -1,0 +1,1 @@
+"""riichi-lens rules engine: pure Python, importable on its own (no vision or web imports)."""

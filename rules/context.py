@@ -1,0 +1,109 @@
+"""What the rules need to know beyond the tiles: winds, riichi, how the hand was won, dora, sticks, discards.
+
+Dealer is the player whose seat wind is east. Table events the tiles cannot show (ippatsu, haitei, rinshan,
+chankan, tenhou...) are flags the caller sets; the engine checks they are consistent with each other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ruleset import TENHOU, Ruleset
+from .tiles import SOURCES, WINDS, HandError, kind
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One tile of a player's pond: ``riichi`` for the declaration tile, ``called`` if another player took it."""
+
+    tile: str
+    riichi: bool = False
+    called: bool = False
+
+    def __post_init__(self) -> None:
+        kind(self.tile)
+
+
+@dataclass(frozen=True)
+class Missed:
+    """A tile that would have completed the hand and that the player let pass (no ron).
+
+    ``after_riichi``: passed while in riichi (riichi furiten, for the rest of the hand). Otherwise it causes
+    temporary furiten until the player's next draw (``drawn_since``) or, where the ruleset says so, their own
+    next call (``called_since``).
+    """
+
+    tile: str
+    after_riichi: bool = False
+    drawn_since: bool = False
+    called_since: bool = False
+
+    def __post_init__(self) -> None:
+        kind(self.tile)
+
+
+@dataclass(frozen=True)
+class Context:
+    seat_wind: str = "E"
+    round_wind: str = "E"
+    tsumo: bool = False
+    win_from: str | None = None  # whose discard a ron is on: left | across | right
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    dora_indicators: tuple[str, ...] = ()
+    ura_indicators: tuple[str, ...] = ()
+    kita: int = 0
+    honba: int = 0
+    riichi_sticks: int = 0
+    discards: tuple[Discard, ...] = ()
+    missed: tuple[Missed, ...] = ()
+    visible: tuple[str, ...] = ()  # other tiles the player can see: other ponds and melds
+    pao: str | None = None  # the player liable for daisangen / daisuushii: left | across | right
+    other_winner_nearer: bool = False  # double ron: a winner nearer the discarder takes the honba and sticks
+    ruleset: Ruleset = field(default=TENHOU)
+
+    def __post_init__(self) -> None:
+        for name in ("dora_indicators", "ura_indicators", "discards", "missed", "visible"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, wind in (("seat_wind", self.seat_wind), ("round_wind", self.round_wind)):
+            if wind not in WINDS:
+                raise HandError(f"{name} must be one of E S W N, not {wind!r}")
+        if self.ruleset.players == 3 and "N" in (self.seat_wind, self.round_wind):
+            raise HandError("three-player games have no north seat or round")
+        for name in ("win_from", "pao"):
+            value = getattr(self, name)
+            if value is not None and value not in SOURCES:
+                raise HandError(f"{name} must be left, across or right, not {value!r}")
+        if self.other_winner_nearer and self.tsumo:
+            raise HandError("only a ron can be shared with another winner")
+        if self.tsumo and self.win_from:
+            raise HandError("a tsumo win has no discarder: leave win_from empty")
+        if self.double_riichi:
+            object.__setattr__(self, "riichi", True)
+        if self.ippatsu and not self.riichi:
+            raise HandError("ippatsu needs riichi")
+        if (self.haitei or self.rinshan or self.tenhou or self.chiihou) and not self.tsumo:
+            raise HandError("haitei, rinshan, tenhou and chiihou are self-drawn wins: set tsumo")
+        if (self.houtei or self.chankan or self.renhou) and self.tsumo:
+            raise HandError("houtei, chankan and renhou are wins on another player's tile: not tsumo")
+        if self.tenhou and not self.dealer:
+            raise HandError("tenhou is the dealer's win; a non-dealer's first-draw win is chiihou")
+        if self.chiihou and self.dealer:
+            raise HandError("chiihou is a non-dealer's win; the dealer's first-draw win is tenhou")
+        for t in self.dora_indicators + self.ura_indicators + self.visible:
+            kind(t)
+        if self.honba < 0 or self.riichi_sticks < 0 or self.kita < 0:
+            raise HandError("honba, riichi sticks and kita cannot be negative")
+        if self.kita and not self.ruleset.kita:
+            raise HandError(f"kita (north set aside) is a three-player rule; ruleset {self.ruleset.name} has none")
+
+    @property
+    def dealer(self) -> bool:
+        return self.seat_wind == "E"

@@ -1,0 +1,86 @@
+"""From han and fu to points, limit names and who pays what."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ruleset import Ruleset
+from .tiles import SOURCES
+
+LIMIT_BASE = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
+
+
+def _round100(x: int) -> int:
+    return -(-x // 100) * 100
+
+
+def limit_name(han: int, fu: int, yakuman: int, rules: Ruleset) -> str:
+    if yakuman:
+        return "yakuman"
+    if han >= 13:
+        return "yakuman" if rules.kazoe_yakuman else "sanbaiman"
+    if han >= 11:
+        return "sanbaiman"
+    if han >= 8:
+        return "baiman"
+    if han >= 6:
+        return "haneman"
+    base = fu * 2 ** (han + 2)
+    if han >= 5 or base >= 2000 or (rules.kiriage_mangan and base >= 1920):
+        return "mangan"
+    return ""
+
+
+def base_points(han: int, fu: int, yakuman: int, rules: Ruleset) -> int:
+    """The hand's basic points (fu x 2^(han+2), or the limit's), before the x4 / x6 of the payments."""
+    limit = limit_name(han, fu, yakuman, rules)
+    if yakuman:
+        return 8000 * yakuman
+    if limit:
+        return LIMIT_BASE[limit]
+    return fu * 2 ** (han + 2)
+
+
+@dataclass(frozen=True)
+class Payment:
+    """What one other player pays the winner, by their seat relative to the winner."""
+
+    payer: str  # left | across | right
+    points: int  # hand value share
+    honba: int  # honba bonus in this payment
+
+    def to_dict(self) -> dict:
+        return {"payer": self.payer, "points": self.points, "honba": self.honba, "total": self.points + self.honba}
+
+
+def seat_of(source: str, winner_wind_index: int) -> int:
+    """Wind index (0=E..3=N) of the player at ``source`` relative to a winner of wind index w."""
+    return (winner_wind_index + {"right": 1, "across": 2, "left": 3}[source]) % 4
+
+
+def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_wind: int, honba: int,
+             rules: Ruleset, pao: str | None = None, pao_base: int = 0) -> list[Payment]:
+    """Who pays what. ``pao`` is liable for ``pao_base`` of the base (the yakuman it fed): on a tsumo it
+    pays that part alone (and the honba), on a ron it pays half of that part and the discarder the rest."""
+    others = [s for s in SOURCES if rules.players == 4 or seat_of(s, winner_wind) != 3]
+    pay: dict[str, list[int]] = {s: [0, 0] for s in others}
+    if not pao:
+        pao_base = 0
+    normal = base - pao_base
+    if tsumo:
+        for s in others:
+            payer_is_dealer = seat_of(s, winner_wind) == 0
+            pay[s][0] = _round100(normal * (2 if dealer or payer_is_dealer else 1))
+            if rules.players == 3 and not rules.tsumo_loss:  # the missing north's share, split in two
+                pay[s][0] += _round100(_round100(normal * (2 if dealer else 1)) // 2)
+        for s in ([pao] * len(others) if pao else others):
+            pay[s][1] += rules.honba_tsumo * honba
+    else:
+        pay[win_from] = [_round100(normal * (6 if dealer else 4)), rules.honba_ron * honba]
+    if pao_base:
+        liable = _round100(pao_base * (6 if dealer else 4))
+        if tsumo:
+            pay[pao][0] += liable
+        else:
+            pay[pao][0] += liable // 2
+            pay[win_from][0] += liable - liable // 2
+    return [Payment(s, p[0], p[1]) for s, p in pay.items() if p[0] or p[1]]

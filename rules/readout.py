@@ -1,0 +1,176 @@
+"""The one call the vision and web code make: a hand plus its context in, one JSON-ready readout out.
+
+For a 13-tile hand: shanten, tenpai, each wait with how many copies are still unseen and what winning on it
+is worth (a wait with no yaku is marked: atozuke), and furiten with its reason. For a 14-tile hand: the score
+of the win (the winning tile given, or else the one worth most, said so in the notes); an incomplete 14-tile
+hand gets its shanten and the discards that keep it closest to winning.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .context import Context
+from .scoring import WinResult, score_win
+from .shanten import shanten, waits
+from .tiles import KINDS, Hand, HandError, check_copies, counts34, kind
+
+
+@dataclass(frozen=True)
+class Wait:
+    tile: str
+    unseen: int  # copies the player cannot see anywhere (own hand, melds, discards, dora indicators)
+    ron: WinResult | None  # the value of winning on it by ron (None: no yaku that way)
+    tsumo: WinResult | None
+
+    def to_dict(self) -> dict:
+        return {
+            "tile": self.tile, "unseen": self.unseen,
+            "can_ron": self.ron is not None, "can_tsumo": self.tsumo is not None,
+            "ron": self.ron.to_dict() if self.ron else None, "tsumo": self.tsumo.to_dict() if self.tsumo else None,
+        }
+
+
+@dataclass(frozen=True)
+class Furiten:
+    furiten: bool
+    kind: str | None  # permanent | temporary | riichi
+    reasons: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"furiten": self.furiten, "kind": self.kind, "reasons": list(self.reasons)}
+
+
+@dataclass(frozen=True)
+class Readout:
+    hand: str
+    tiles: int
+    shanten: int
+    tenpai: bool
+    waits: tuple[Wait, ...] = ()
+    furiten: Furiten = Furiten(False, None)
+    win: WinResult | None = None
+    win_tile: str | None = None
+    discards_to_tenpai: tuple[tuple[str, tuple[str, ...]], ...] = ()  # 14 tiles, not complete: discard -> waits
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand, "tiles": self.tiles, "shanten": self.shanten, "tenpai": self.tenpai,
+            "waits": [w.to_dict() for w in self.waits], "furiten": self.furiten.to_dict(),
+            "win": self.win.to_dict() if self.win else None, "win_tile": self.win_tile,
+            "discards_to_tenpai": [{"discard": d, "waits": list(w)} for d, w in self.discards_to_tenpai],
+            "notes": list(self.notes),
+        }
+
+
+def hand_waits(hand: Hand) -> list[int]:
+    """Kinds that complete a 13-tile hand, none of which the hand holds all four of. Empty = not tenpai."""
+    if hand.size != 13:
+        raise HandError(f"waits are for a 13-tile hand, this one has {hand.size}")
+    return waits(counts34(hand.concealed), len(hand.melds), counts34(hand.all_tiles()))
+
+
+def hand_shanten(hand: Hand) -> int:
+    s = shanten(counts34(hand.concealed), len(hand.melds))
+    if s == 0 and hand.size == 13 and not hand_waits(hand):
+        return 1  # its only waits are tiles it holds all four of: a tile must be exchanged first
+    return s
+
+
+def furiten(wait_kinds: list[int], ctx: Context) -> Furiten:
+    """Permanent (own discards, called ones included), temporary (a winning tile let pass since the last
+    draw) and riichi furiten (a winning tile let pass after riichi), each with its reason."""
+    waits_set = set(wait_kinds)
+    reasons, kinds = [], []
+    own = sorted({d.tile for d in ctx.discards if kind(d.tile) in waits_set}, key=kind)
+    if own:
+        kinds.append("permanent")
+        reasons.append(f"waits on {', '.join(own)} which the player discarded")
+    for m in ctx.missed:
+        if kind(m.tile) not in waits_set:
+            continue
+        if m.after_riichi and ctx.riichi:
+            kinds.append("riichi")
+            reasons.append(f"let {m.tile} pass after riichi: furiten for the rest of the hand")
+        elif not m.drawn_since and not (m.called_since and ctx.ruleset.temporary_furiten_ends_on_call):
+            kinds.append("temporary")
+            reasons.append(f"let {m.tile} pass: furiten until the player's next draw")
+    order = ("riichi", "permanent", "temporary")
+    first = next((k for k in order if k in kinds), None)
+    return Furiten(bool(kinds), first, tuple(reasons))
+
+
+def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
+    seen = counts34(hand.all_tiles() + [d.tile for d in ctx.discards] + list(ctx.dora_indicators) + list(ctx.visible))
+    return max(0, 4 - seen[tile_kind])
+
+
+def _check_table(hand: Hand, ctx: Context) -> None:
+    tiles = hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators) + list(ctx.visible)
+    check_copies(tiles, "the hand with the visible tiles", max(ctx.ruleset.red_fives))
+    for t in tiles:
+        if t.startswith("0") and ctx.ruleset.red_fives["mps".index(t[1])] == 0:
+            raise HandError(f"red five {t}: ruleset {ctx.ruleset.name} plays without red fives of that suit")
+
+
+def _win_value(hand13: Hand, tile: str, ctx: Context, tsumo: bool) -> WinResult | None:
+    hand14 = Hand(hand13.concealed + (tile,), hand13.melds)
+    won = replace(ctx, tsumo=tsumo, win_from=None if tsumo else (ctx.win_from or "across"),
+                  haitei=False, houtei=False, rinshan=False, chankan=False, tenhou=False, chiihou=False, renhou=False)
+    r = score_win(hand14, tile, won)
+    return r if r.valid else None
+
+
+def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None) -> Readout:
+    ctx = ctx or Context()
+    _check_table(hand, ctx)
+    if hand.size == 13:
+        return _analyse_waiting(hand, ctx)
+    return _analyse_fourteen(hand, ctx, win_tile)
+
+
+def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
+    wait_kinds = hand_waits(hand)
+    notes = []
+    out = []
+    for k in wait_kinds:
+        tile = KINDS[k]
+        ron, tsumo = _win_value(hand, tile, ctx, False), _win_value(hand, tile, ctx, True)
+        out.append(Wait(tile, unseen(k, hand, ctx), ron, tsumo))
+        if ron is None and tsumo is None:
+            notes.append(f"no yaku when winning on {tile}: tenpai, but cannot win on it")
+        elif ron is None:
+            notes.append(f"no yaku on a ron with {tile}: only a tsumo wins on it")
+    if wait_kinds and all(w.unseen == 0 for w in out):
+        notes.append("every winning tile is already visible: tenpai, but no copy is left to win on")
+    fur = furiten(wait_kinds, ctx)
+    return Readout(hand.notation(), 13, hand_shanten(hand), bool(wait_kinds), tuple(out), fur, notes=tuple(notes))
+
+
+def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:
+    s = hand_shanten(hand)
+    if s >= 0:
+        options = []
+        for t in sorted(set(hand.concealed), key=kind):
+            rest = list(hand.concealed)
+            rest.remove(t)
+            w = hand_waits(Hand(tuple(rest), hand.melds))
+            if w:
+                options.append((t, tuple(KINDS[k] for k in w)))
+        return Readout(hand.notation(), 14, s, False, discards_to_tenpai=tuple(options),
+                       notes=("not a complete hand",) if win_tile else ())
+    notes = []
+    if win_tile is None:
+        candidates = sorted(set(hand.concealed), key=kind)
+        scored = [(score_win(hand, t, ctx), t) for t in candidates]
+        result, win_tile = max(scored, key=lambda rt: (rt[0].valid, rt[0].points, rt[0].han, rt[0].fu))
+        notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most")
+    else:
+        result = score_win(hand, win_tile, ctx)
+    before = list(hand.concealed)
+    before.remove(win_tile)
+    fur = furiten(hand_waits(Hand(tuple(before), hand.melds)), ctx)
+    if fur.furiten and not ctx.tsumo:
+        notes.append("furiten: this hand cannot win by ron")
+    notes += list(result.notes)
+    return Readout(hand.notation(), 14, -1, True, furiten=fur, win=result, win_tile=win_tile, notes=tuple(notes))

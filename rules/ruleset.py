@@ -1,0 +1,78 @@
+"""Rulesets: one frozen object with every option named; presets are instances of it.
+
+The README has a table of what each preset sets. Nothing in the engine reads a rule from anywhere else.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    players: int = 4
+    red_fives: tuple[int, int, int] = (1, 1, 1)  # red 5m, 5p, 5s in the set
+    kuitan: bool = True  # open tanyao
+    kiriage_mangan: bool = False  # 4 han 30 fu and 3 han 60 fu paid as mangan
+    kazoe_yakuman: bool = True  # 13+ han is a yakuman; else capped at sanbaiman
+    double_yakuman: bool = False  # kokushi 13-sided, suuankou tanki, junsei chuuren, daisuushii count twice
+    yakuman_stacking: bool = True  # several yakuman in one hand add up
+    nagashi_mangan: bool = True
+    renhou: str = "none"  # none | mangan | yakuman
+    pinfu_tsumo: bool = True  # pinfu allowed on a self-drawn win (20 fu, no tsumo fu)
+    double_wind_pair_fu: int = 4  # pair of a wind that is both seat and round wind
+    rinshan_tsumo_fu: bool = True  # a rinshan win earns the 2 fu for tsumo
+    ippatsu: bool = True
+    ura_dora: bool = True
+    kan_dora: bool = True
+    kan_ura_dora: bool = True
+    multiple_ron: str = "double"  # head_bump (nearest winner only) | double (triple ron aborts) | triple
+    abortive_draws: bool = True  # nine terminals, four winds, four riichi, four kans by several players, triple ron
+    suji_kuikae: bool = False  # True: the other end of a chii may be discarded at once (only the called tile is barred)
+    kuikae_allowed: bool = False  # True: no kuikae restriction at all
+    temporary_furiten_ends_on_call: bool = True  # a player's own call ends temporary furiten, like a draw
+    atozuke: bool = True  # may win on a wait that has a yaku even if other waits have none
+    pao: bool = True  # liability for daisangen / daisuushii
+    honba_ron: int = 300  # paid by the discarder per honba
+    honba_tsumo: int = 100  # paid by each other player per honba
+    noten_payment_total: int = 3000
+    tsumo_loss: bool = False  # 3 players: the missing player's share of a tsumo is not paid
+    kita: bool = False  # 3 players: north tiles set aside as dora
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def with_options(self, **changes) -> "Ruleset":
+        unknown = set(changes) - set(self.to_dict())
+        if unknown:
+            raise ValueError(f"unknown ruleset option(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+
+TENHOU = Ruleset(name="tenhou")
+TENHOU_SANMA = replace(
+    TENHOU, name="tenhou-sanma", players=3, red_fives=(0, 1, 1), honba_ron=200, honba_tsumo=100,
+    noten_payment_total=2000, tsumo_loss=True, kita=True, multiple_ron="double",
+)
+MAHJONG_SOUL = Ruleset(name="mahjong-soul", double_yakuman=True, multiple_ron="double")
+MAHJONG_SOUL_SANMA = replace(
+    MAHJONG_SOUL, name="mahjong-soul-sanma", players=3, red_fives=(0, 1, 1), honba_ron=200, honba_tsumo=100,
+    noten_payment_total=2000, tsumo_loss=True, kita=True,
+)
+WRC = Ruleset(
+    name="wrc", red_fives=(0, 0, 0), kiriage_mangan=True, kazoe_yakuman=False, double_yakuman=False,
+    nagashi_mangan=False, double_wind_pair_fu=2, multiple_ron="head_bump", abortive_draws=False, pao=True,
+)
+EMA = Ruleset(
+    name="ema", red_fives=(0, 0, 0), kiriage_mangan=False, kazoe_yakuman=False, double_yakuman=False,
+    nagashi_mangan=False, double_wind_pair_fu=4, multiple_ron="triple", abortive_draws=False, pao=False,
+)
+
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (TENHOU, TENHOU_SANMA, MAHJONG_SOUL, MAHJONG_SOUL_SANMA, WRC, EMA)}
+
+
+def preset(name: str) -> Ruleset:
+    try:
+        return PRESETS[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown ruleset {name!r}: one of {', '.join(PRESETS)}") from None
