@@ -107,10 +107,7 @@ def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
 
 def _check_table(hand: Hand, ctx: Context) -> None:
     tiles = hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators) + list(ctx.visible)
-    check_copies(tiles, "the hand with the visible tiles", max(ctx.ruleset.red_fives))
-    for t in tiles:
-        if t.startswith("0") and ctx.ruleset.red_fives["mps".index(t[1])] == 0:
-            raise HandError(f"red five {t}: ruleset {ctx.ruleset.name} plays without red fives of that suit")
+    check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
 
 
 def _win_value(hand13: Hand, tile: str, ctx: Context, tsumo: bool) -> WinResult | None:

@@ -144,9 +144,9 @@ class Meld:
     added: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tiles", tuple(self.tiles))
         for t in self.tiles:
             kind(t)
+        object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=sort_key)))
         if self.kind not in MELD_KINDS:
             raise HandError(f"unknown meld kind {self.kind!r}: one of {', '.join(MELD_KINDS)}")
         size = 3 if self.kind in ("chi", "pon") else 4
@@ -279,15 +279,17 @@ class Hand:
         return " ".join([format_tiles(self.concealed)] + [m.notation() for m in self.melds])
 
 
-def check_copies(tiles: Iterable[str], where: str, max_red: int = 1) -> None:
-    """No more than four of a kind, nor more red fives of a suit than the set has."""
+def check_copies(tiles: Iterable[str], where: str, red_fives: tuple[int, int, int] = (1, 1, 1)) -> None:
+    """No more than four of a kind, nor more red fives of a suit than the set has (m, p, s)."""
     tiles = list(tiles)
     for k, n in Counter(kind(t) for t in tiles).items():
         if n > 4:
             raise HandError(f"{where} shows {n} copies of {KINDS[k]}: a set has only four")
     for red, n in Counter(t for t in tiles if t in RED_FIVES).items():
-        if n > max_red:
-            raise HandError(f"{where} shows {n} red fives {red}: the set has {max_red}")
+        allowed = red_fives[RED_FIVES.index(red)]
+        if n > allowed:
+            has = f"has {allowed}" if allowed else "is played without red fives of that suit"
+            raise HandError(f"{where} shows {n} red fives {red}: the set {has}")
 
 
 def parse_hand(text: str) -> Hand:

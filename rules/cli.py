@@ -1,0 +1,133 @@
+"""The rules commands of the ``riichi-lens`` CLI: ``hand`` (score or read one hand) and ``check-cases``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .cases import check_case, read_cases
+from .context import Context, Discard
+from .readout import Readout, analyse
+from .ruleset import PRESETS, preset
+from .tiles import SOURCES, TILE_NAMES, WINDS, HandError, parse_hand, parse_tiles
+
+
+def add_hand_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hand", help="read and score one hand written in notation",
+                       description="Examples: riichi-lens hand \"123m456p789s11z 555z\" --win 5z --tsumo --seat E "
+                                   "--round E --dora 4z   |   riichi-lens hand \"234m 3'45p 66s 789s 22z\" "
+                                   "(melds: ' marks the called tile, \" an added kan, [5555p] a closed kan)")
+    p.add_argument("hand", help="concealed tiles, then melds, e.g. \"123m406p789s11z 5'55z\"")
+    p.add_argument("--win", help="the winning tile (for a 14-tile hand; default: the reading worth most)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--tsumo", action="store_true", help="won by self-draw")
+    how.add_argument("--ron", choices=SOURCES, default=None, help="won on the discard of this player")
+    p.add_argument("--seat", choices=WINDS, default="E", help="seat wind (east = dealer)")
+    p.add_argument("--round", choices=WINDS, default="E", help="round wind")
+    p.add_argument("--dora", default="", help="dora indicators, e.g. 4z or 3m7p")
+    p.add_argument("--ura", default="", help="ura dora indicators (riichi only)")
+    p.add_argument("--riichi", action="store_true")
+    p.add_argument("--double-riichi", action="store_true")
+    p.add_argument("--ippatsu", action="store_true")
+    for flag in ("haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"):
+        p.add_argument(f"--{flag}", action="store_true")
+    p.add_argument("--honba", type=int, default=0)
+    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    p.add_argument("--kita", type=int, default=0, help="north tiles set aside (3 players)")
+    p.add_argument("--discards", default="", help="the player's own discards, for furiten")
+    p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
+    p.add_argument("--ruleset", default="tenhou", choices=sorted(PRESETS))
+    p.add_argument("--json", action="store_true", help="print the readout as JSON")
+    p.set_defaults(run=run_hand)
+
+
+def add_check_cases_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check-cases", help="check the engine against Tenhou records (tenhou-cases.jsonl format)")
+    p.add_argument("file")
+    p.set_defaults(run=run_check_cases)
+
+
+def run_hand(args: argparse.Namespace) -> int:
+    try:
+        hand = parse_hand(args.hand)
+        ctx = Context(
+            seat_wind=args.seat, round_wind=args.round, tsumo=args.tsumo,
+            win_from=None if args.tsumo else (args.ron or "across") if hand.size == 14 else args.ron,
+            riichi=args.riichi, double_riichi=args.double_riichi, ippatsu=args.ippatsu,
+            haitei=args.haitei, houtei=args.houtei, rinshan=args.rinshan, chankan=args.chankan,
+            tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,
+            dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
+            honba=args.honba, riichi_sticks=args.sticks, kita=args.kita,
+            discards=tuple(Discard(t) for t in parse_tiles(args.discards)), visible=tuple(parse_tiles(args.seen)),
+            ruleset=preset(args.ruleset),
+        )
+        readout = analyse(hand, ctx, args.win and parse_tiles(args.win)[0])
+    except (HandError, ValueError) as e:
+        print(f"riichi-lens: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(readout.to_dict(), ensure_ascii=False, indent=2) if args.json else format_readout(readout))
+    return 0
+
+
+def format_readout(r: Readout) -> str:
+    """The readout as a person reads it at the table."""
+    lines = [f"hand: {r.hand}"]
+    if r.win:
+        w = r.win
+        lines.append(f"won on {r.win_tile} ({TILE_NAMES[r.win_tile]}), {w.reading} reading, {w.wait} wait")
+        if not w.valid:
+            lines.append("no yaku: this hand cannot win")
+        for name, han in w.yaku:
+            lines.append(f"  {name:<24} {han:>2} han" if name not in _yakuman_names(w) else f"  {name:<24} yakuman")
+        if w.yakuman:
+            lines.append(f"{w.yakuman}x yakuman")
+        elif w.valid:
+            lines.append(f"{w.han} han {w.fu} fu" + (f" ({w.limit})" if w.limit else ""))
+        for item, fu in w.fu_items:
+            lines.append(f"    {item:<40} {fu:>3} fu")
+        if w.valid:
+            lines.append(f"points: {w.points}")
+            for p in w.payments:
+                extra = f" + {p.honba} honba" if p.honba else ""
+                lines.append(f"  {p.payer} pays {p.points}{extra}")
+            lines.append(f"winner gains {w.winner_gain} (sticks and honba included)")
+    elif r.tiles == 13:
+        lines.append("tenpai" if r.tenpai else f"{r.shanten}-shanten (not tenpai)")
+        for w in r.waits:
+            value = []
+            if w.ron:
+                value.append(f"ron {w.ron.points}")
+            if w.tsumo:
+                value.append(f"tsumo {w.tsumo.points}")
+            lines.append(f"  wait {w.tile:<3} {w.unseen} unseen   " + (", ".join(value) if value else "no yaku"))
+    else:
+        lines.append(f"{r.shanten}-shanten")
+        for discard, waits in r.discards_to_tenpai:
+            lines.append(f"  discard {discard} -> tenpai on {' '.join(waits)}")
+    if r.furiten.furiten:
+        lines.append(f"furiten ({r.furiten.kind}): " + "; ".join(r.furiten.reasons))
+    lines += [f"note: {n}" for n in r.notes]
+    return "\n".join(lines)
+
+
+def _yakuman_names(w) -> set[str]:
+    return {name for name, _ in w.yaku} if w.yakuman else set()
+
+
+def run_check_cases(args: argparse.Namespace) -> int:
+    passed = failed = 0
+    previous = None
+    try:
+        for case in read_cases(args.file):
+            result = check_case(case, previous)
+            previous = case
+            if result.ok:
+                passed += 1
+            else:
+                failed += 1
+                print(f"{result.id}: " + "; ".join(result.problems))
+    except (OSError, HandError) as e:
+        print(f"riichi-lens: {e}", file=sys.stderr)
+        return 2
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0

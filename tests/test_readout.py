@@ -1,0 +1,146 @@
+"""Waits, unseen counts, furiten and atozuke: the rule-text examples, answers worked out by hand."""
+import json
+
+import pytest
+
+from rules.context import Context, Discard, Missed
+from rules.readout import analyse, hand_shanten
+from rules.ruleset import TENHOU
+from rules.tiles import HandError, parse_hand
+
+
+def waits_of(readout):
+    return [w.tile for w in readout.waits]
+
+
+def test_nobetan_waits_and_unseen_counts():
+    # 23m456p789s11z555z waits on 1m and 4m. Seen: one 1m in the discards, one 1m elsewhere, a 4m indicator.
+    hand = parse_hand("23m456p789s11z555z")
+    ctx = Context(seat_wind="S", discards=(Discard("1m"),), visible=("1m",), dora_indicators=("4m",))
+    r = analyse(hand, ctx)
+    assert r.tenpai and r.shanten == 0
+    assert waits_of(r) == ["1m", "4m"]
+    assert [w.unseen for w in r.waits] == [2, 3]
+
+
+def test_three_six_nine_furiten():
+    # Waiting on 3m-6m-9m with 9m in one's own discards: furiten on every wait, 3m and 6m included.
+    hand = parse_hand("45678m234p678s11z")
+    r = analyse(hand, Context(discards=(Discard("9m"),)))
+    assert waits_of(r) == ["3m", "6m", "9m"]
+    assert r.furiten.furiten and r.furiten.kind == "permanent"
+    assert "9m" in r.furiten.reasons[0]
+
+
+def test_one_four_furiten_counts_a_discard_called_away():
+    # Waiting on 1m-4m; the player's 4m was called by another player: still furiten.
+    hand = parse_hand("23m456p789s11z555z")
+    r = analyse(hand, Context(discards=(Discard("4m", called=True),)))
+    assert r.furiten.furiten and r.furiten.kind == "permanent"
+
+
+def test_not_furiten_on_unrelated_discards():
+    r = analyse(parse_hand("23m456p789s11z555z"), Context(discards=(Discard("5m"), Discard("2m"))))
+    assert not r.furiten.furiten and r.furiten.kind is None
+
+
+def test_temporary_furiten_lasts_until_the_next_draw():
+    hand = parse_hand("23m456p789s11z555z")
+    assert analyse(hand, Context(missed=(Missed("1m"),))).furiten.kind == "temporary"
+    assert not analyse(hand, Context(missed=(Missed("1m", drawn_since=True),))).furiten.furiten
+
+
+def test_temporary_furiten_and_calls_follow_the_ruleset():
+    hand = parse_hand("23m456p789s11z555z")
+    missed = (Missed("4m", called_since=True),)
+    assert not analyse(hand, Context(missed=missed)).furiten.furiten
+    strict = TENHOU.with_options(temporary_furiten_ends_on_call=False)
+    assert analyse(hand, Context(missed=missed, ruleset=strict)).furiten.kind == "temporary"
+
+
+def test_riichi_furiten_lasts_the_rest_of_the_hand():
+    hand = parse_hand("23m456p789s11z555z")
+    r = analyse(hand, Context(riichi=True, missed=(Missed("1m", after_riichi=True, drawn_since=True),)))
+    assert r.furiten.kind == "riichi"
+
+
+def test_waiting_only_on_a_tile_held_four_times_is_not_tenpai():
+    hand = parse_hand("1111m234p567p789s")
+    r = analyse(hand)
+    assert not r.tenpai and r.waits == () and r.shanten == 1
+    # with three 1m the hand is tenpai on its other shape: 2345p567p waits 2p, 5p and 8p (234 55 678)
+    assert waits_of(analyse(parse_hand("111m2345p567p789s"))) == ["2p", "5p", "8p"]
+
+
+def test_fourth_copy_in_a_meld_counts_as_held():
+    # tanki on 1z while holding a pon of 1z: the only wait is the fifth 1z, so noten
+    hand = parse_hand("1z 234m567m789m 1'11z")
+    assert not analyse(hand).tenpai
+    assert hand_shanten(hand) == 1
+
+
+def test_tenpai_even_when_every_winning_tile_is_visible():
+    hand = parse_hand("23m456p789s11z555z")
+    r = analyse(hand, Context(visible=("1m",) * 4 + ("4m",) * 3, discards=(Discard("4m"),)))
+    assert r.tenpai and [w.unseen for w in r.waits] == [0, 0]
+    assert any("no copy is left" in n for n in r.notes)
+
+
+def test_atozuke_wait_without_yaku_is_marked():
+    # Open hand: shanpon on haku (yaku) and 2m (no yaku). Winning on 2m is impossible, on haku fine.
+    hand = parse_hand("55z22m456p678s 3'45m")
+    r = analyse(hand, Context(seat_wind="S", win_from="left"))
+    by_tile = {w.tile: w for w in r.waits}
+    assert set(by_tile) == {"2m", "5z"}
+    assert by_tile["5z"].ron is not None and by_tile["5z"].ron.han == 1
+    assert by_tile["2m"].ron is None and by_tile["2m"].tsumo is None
+    assert any("2m" in n and "cannot win" in n for n in r.notes)
+
+
+def test_closed_hand_wait_winnable_only_by_tsumo():
+    # Closed, no yaku on a ron (kanchan, not pinfu, no tanyao because of 9s): menzen tsumo is the only yaku.
+    r = analyse(parse_hand("13m456p789s11s678m"), Context(seat_wind="S"))
+    (wait,) = r.waits
+    assert wait.tile == "2m" and wait.ron is None and wait.tsumo is not None
+
+
+def test_complete_hand_scored_and_json_ready():
+    r = analyse(parse_hand("123m456p789s11z555z"), Context(tsumo=True, dora_indicators=("4z",)), "5z")
+    assert r.win.valid and r.win.han == 4 and r.win.fu == 40 and r.win.points == 12000
+    json.dumps(r.to_dict())
+
+
+def test_fourteen_tiles_not_complete_lists_discards_to_tenpai():
+    r = analyse(parse_hand("23m456p789s11z555z9p"))
+    assert r.shanten == 0 and r.win is None
+    assert ("9p", ("1m", "4m")) in r.discards_to_tenpai
+
+
+def test_fourteen_tiles_without_winning_tile_picks_the_best_reading():
+    # 111222333m won on 1m reads as three runs or triplets; winning on 3m makes no difference to the shape
+    r = analyse(parse_hand("111222333m456p77s"), Context(tsumo=True, seat_wind="S"))
+    assert r.win.valid and any("not given" in n for n in r.notes)
+
+
+def test_five_copies_across_hand_and_table_are_refused():
+    with pytest.raises(HandError, match="5 copies of 1m"):
+        analyse(parse_hand("23m456p789s11z555z"), Context(discards=(Discard("1m"),), visible=("1m",) * 4))
+
+
+def test_red_five_in_a_ruleset_without_them_is_refused():
+    from rules.ruleset import WRC
+    with pytest.raises(HandError, match="played without red fives"):
+        analyse(parse_hand("23m406p789s11z555z"), Context(ruleset=WRC))
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"seat_wind": "X"}, "seat_wind must be one of"),
+    ({"tsumo": True, "win_from": "left"}, "no discarder"),
+    ({"ippatsu": True}, "ippatsu needs riichi"),
+    ({"haitei": True}, "self-drawn"),
+    ({"tenhou": True, "tsumo": True, "seat_wind": "S"}, "dealer's win"),
+    ({"honba": -1}, "cannot be negative"),
+])
+def test_impossible_context_is_refused(kwargs, words):
+    with pytest.raises(HandError, match=words):
+        Context(**kwargs)
