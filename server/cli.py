@@ -13,7 +13,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     add_hand_parser(sub)
     add_check_cases_parser(sub)
+    serve = sub.add_parser("serve", help="start the web app on this machine (http://127.0.0.1:8000)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=run_serve)
     return parser
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import create_app
+
+    print(f"riichi-lens: open http://{args.host}:{args.port}/ in a browser (Ctrl+C stops)")
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

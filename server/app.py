@@ -1,0 +1,128 @@
+"""The FastAPI app: JSON in, rules objects, JSON out. Routes only translate; the rules live in ``rules``."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from rules.context import Context, Discard, Missed
+from rules.readout import analyse
+from rules.ruleset import PRESETS, preset
+from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tiles
+
+STATIC = Path(__file__).parent / "static"
+Source = Literal["left", "across", "right"]
+Wind = Literal["E", "S", "W", "N"]
+
+
+class MeldIn(BaseModel):
+    kind: Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
+    tiles: list[str]
+    called: str | None = None
+    source: Source | None = None
+    added: str | None = None
+
+
+class DiscardIn(BaseModel):
+    tile: str
+    riichi: bool = False
+    called: bool = False
+
+
+class MissedIn(BaseModel):
+    tile: str
+    after_riichi: bool = False
+    drawn_since: bool = False
+    called_since: bool = False
+
+
+class ContextIn(BaseModel):
+    seat_wind: Wind = "E"
+    round_wind: Wind = "E"
+    tsumo: bool = False
+    win_from: Source | None = None
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    dora_indicators: list[str] = Field(default_factory=list)
+    ura_indicators: list[str] = Field(default_factory=list)
+    kita: int = 0
+    honba: int = 0
+    riichi_sticks: int = 0
+    discards: list[DiscardIn] = Field(default_factory=list)
+    missed: list[MissedIn] = Field(default_factory=list)
+    visible: list[str] = Field(default_factory=list)
+    pao: Source | None = None
+
+
+class ScoreRequest(BaseModel):
+    """A hand in notation (``hand``) or as tiles and melds (``concealed`` + ``melds``), and its context."""
+
+    hand: str | None = Field(None, examples=["123m456p789s11z 555z"])
+    concealed: list[str] | None = None
+    melds: list[MeldIn] = Field(default_factory=list)
+    win_tile: str | None = None
+    context: ContextIn = Field(default_factory=ContextIn)
+    ruleset: str = "tenhou"
+
+
+def to_hand(req: ScoreRequest) -> Hand:
+    if req.hand is not None:
+        return parse_hand(req.hand)
+    if req.concealed is None:
+        raise HandError("send the hand as notation in 'hand', or as 'concealed' tiles and 'melds'")
+    return Hand(tuple(req.concealed), tuple(Meld(**m.model_dump()) for m in req.melds))
+
+
+def to_context(c: ContextIn, ruleset: str) -> Context:
+    data = c.model_dump()
+    data["discards"] = tuple(Discard(**d) for d in data["discards"])
+    data["missed"] = tuple(Missed(**m) for m in data["missed"])
+    for key in ("dora_indicators", "ura_indicators", "visible"):
+        data[key] = tuple(data[key])
+    return Context(**data, ruleset=preset(ruleset))
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
+
+    @app.exception_handler(HandError)
+    async def hand_error(_: Request, exc: HandError) -> JSONResponse:
+        return JSONResponse(status_code=422, content={"error": str(exc)})
+
+    @app.exception_handler(ValueError)
+    async def value_error(_: Request, exc: ValueError) -> JSONResponse:
+        return JSONResponse(status_code=422, content={"error": str(exc)})
+
+    @app.post("/api/score")
+    def score(req: ScoreRequest) -> dict:
+        """Hand + context -> readout: shanten, waits with unseen counts, furiten, and the score when complete."""
+        hand = to_hand(req)
+        ctx = to_context(req.context, req.ruleset)
+        win_tile = parse_tiles(req.win_tile)[0] if req.win_tile else None
+        if hand.size == 14 and not ctx.tsumo and ctx.win_from is None:
+            ctx = replace(ctx, win_from="across")
+        return analyse(hand, ctx, win_tile).to_dict()
+
+    @app.get("/api/rulesets")
+    def rulesets() -> dict:
+        return {name: r.to_dict() for name, r in PRESETS.items()}
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

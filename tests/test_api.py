@@ -1,0 +1,49 @@
+"""The web API through FastAPI's test client: scoring, and bad input answered with a 4xx a person can act on."""
+import pytest
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def test_score_a_complete_hand(client):
+    r = client.post("/api/score", json={"hand": "123m456p789s11z 555z", "win_tile": "5z",
+                                        "context": {"tsumo": True, "dora_indicators": ["4z"]}})
+    assert r.status_code == 200
+    win = r.json()["win"]
+    assert (win["han"], win["fu"], win["points"], win["limit"]) == (4, 40, 12000, "mangan")
+
+
+def test_score_structured_hand_with_meld(client):
+    body = {"concealed": ["2m", "3m", "4m", "6s", "6s", "7s", "8s", "9s", "2z", "2z"],
+            "melds": [{"kind": "chi", "tiles": ["3p", "4p", "5p"], "called": "3p", "source": "left"}]}
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 200
+    assert [w["tile"] for w in r.json()["waits"]] == ["6s", "2z"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"hand": "11111m234p567s11z"}, "5 copies of 1m"),
+    ({"hand": "12x"}, "unexpected character"),
+    ({"concealed": ["1m"] * 3, "melds": [{"kind": "chi", "tiles": ["1m", "2m", "3m"], "called": "1m", "source": "across"}]}, "only from the left"),
+    ({"hand": "123m456p789s11z555z", "ruleset": "nope"}, "unknown ruleset"),
+    ({}, "send the hand"),
+])
+def test_bad_hands_get_422_with_a_message(client, body, words):
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 422 and words in r.json()["error"]
+    assert client.get("/api/rulesets").status_code == 200  # and the server keeps serving
+
+
+def test_malformed_json_is_a_4xx(client):
+    r = client.post("/api/score", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422
+
+
+def test_page_and_rulesets(client):
+    assert "riichi-lens" in client.get("/").text
+    assert set(client.get("/api/rulesets").json()) >= {"tenhou", "wrc", "ema", "mahjong-soul"}

@@ -1,0 +1,41 @@
+"""The riichi-lens command: hand readouts and the case runner."""
+import json
+
+from server.cli import main
+
+
+def test_hand_readout_text(capsys):
+    # The issue's example: 4 han 40 fu dealer tsumo = mangan, 4000 all.
+    assert main(["hand", "123m456p789s11z 555z", "--win", "5z", "--tsumo", "--seat", "E", "--round", "E", "--dora", "4z"]) == 0
+    out = capsys.readouterr().out
+    assert "4 han 40 fu (mangan)" in out and "points: 12000" in out
+    assert out.count("pays 4000") == 3
+
+
+def test_hand_readout_json(capsys):
+    assert main(["hand", "23m456p789s11z555z", "--discards", "4m", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tenpai"] and [w["tile"] for w in data["waits"]] == ["1m", "4m"]
+    assert data["furiten"]["kind"] == "permanent"
+
+
+def test_bad_hand_is_a_clear_error_not_a_traceback(capsys):
+    assert main(["hand", "11111m234p567s11z"]) == 2
+    assert "5 copies of 1m" in capsys.readouterr().err
+
+
+def test_check_cases_counts_and_fails(tmp_path, capsys):
+    good = {"kind": "tenpai", "id": "a", "players": 4, "concealed": ["2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
+            "1z", "1z", "5z", "5z", "5z"], "melds": [], "expected": {"tenpai": True}}
+    bad = dict(good, id="b", expected={"tenpai": False})
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    assert main(["check-cases", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "1 passed, 1 failed"
+    assert out[0].startswith("b: tenpai")
+
+
+def test_check_cases_on_the_shared_records(shared, capsys):
+    assert main(["check-cases", str(shared / "data/rules/tenhou-cases.jsonl")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "6878 passed, 0 failed"
