@@ -76,3 +76,22 @@ def preset(name: str) -> Ruleset:
         return PRESETS[name.lower()]
     except KeyError:
         raise ValueError(f"unknown ruleset {name!r}: one of {', '.join(PRESETS)}") from None
+
+
+def markdown_table() -> str:
+    """The README's table of presets (``python -m rules.ruleset`` prints it; a test keeps the README in step)."""
+    names = list(PRESETS)
+    rows = ["| option | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---|" * len(names)]
+    for option in TENHOU.to_dict():
+        if option == "name":
+            continue
+        cells = []
+        for n in names:
+            v = getattr(PRESETS[n], option)
+            cells.append("yes" if v is True else "no" if v is False else "/".join(map(str, v)) if isinstance(v, tuple) else str(v))
+        rows.append(f"| `{option}` | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown_table())
