@@ -1,0 +1,71 @@
+"""Reading images: formats, EXIF rotation, and every bad input refused with a clear ImageError."""
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+
+from vision.image import ImageError, load_image
+
+
+def jpeg_bytes(w=64, h=32, exif_orientation=None) -> bytes:
+    from PIL import Image
+
+    img = Image.new("RGB", (w, h), (200, 30, 30))
+    buf = io.BytesIO()
+    if exif_orientation:
+        exif = Image.Exif()
+        exif[0x0112] = exif_orientation
+        img.save(buf, "JPEG", exif=exif.tobytes())
+    else:
+        img.save(buf, "JPEG")
+    return buf.getvalue()
+
+
+def png_header_only(w, h) -> bytes:
+    """A PNG that claims w x h pixels: the header is enough to refuse it."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 100)) + chunk(b"IEND", b"")
+
+
+def test_reads_jpeg_bytes_path_and_array(tmp_path):
+    data = jpeg_bytes()
+    assert load_image(data).shape == (32, 64, 3)
+    p = tmp_path / "x.jpg"
+    p.write_bytes(data)
+    assert load_image(p).shape == (32, 64, 3)
+    assert load_image(np.zeros((5, 6), np.uint8)).shape == (5, 6, 3)
+
+
+def test_exif_rotation_is_honoured():
+    # orientation 6: the camera was turned; the upright image is 32 wide and 64 tall
+    assert load_image(jpeg_bytes(64, 32, exif_orientation=6)).shape == (64, 32, 3)
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "empty upload"),
+    (b"hello, this is text", "not an image"),
+    (b"%PDF-1.7 ...", "PDF document"),
+    (png_header_only(20000, 20000), "20000x20000 pixels"),
+])
+def test_bad_bytes_are_refused_clearly(data, words):
+    with pytest.raises(ImageError, match=words):
+        load_image(data)
+
+
+def test_truncated_jpeg_is_refused():
+    data = jpeg_bytes(400, 300)
+    with pytest.raises(ImageError, match="truncated"):
+        load_image(data[: len(data) // 2])
+
+
+def test_missing_file_and_bad_arrays(tmp_path):
+    with pytest.raises(ImageError, match="no such image file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(ImageError, match="H x W x 3"):
+        load_image(np.zeros((4, 4, 2), np.uint8))
+    with pytest.raises(ImageError, match="uint8"):
+        load_image(np.zeros((4, 4, 3), np.float32))

@@ -1,0 +1,113 @@
+"""Reading an image from a path, bytes or an array, safely.
+
+Limits are checked before decoding: at most ``MAX_BYTES`` of input and ``MAX_PIXELS`` pixels (OpenCV refuses a
+larger image from its header, so a decompression bomb never allocates). A truncated JPEG or PNG is refused
+instead of being read with a grey band. EXIF orientation is honoured (OpenCV's default for colour reads).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+MAX_BYTES = 40 * 1024 * 1024
+MAX_PIXELS = 60_000_000  # a 48-megapixel phone photo fits; a 20000 x 20000 bomb does not
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
+
+import cv2  # noqa: E402  (the pixel limit must be set before OpenCV reads it)
+
+_MAGIC = {
+    b"\xff\xd8\xff": "JPEG", b"\x89PNG\r\n\x1a\n": "PNG", b"RIFF": "WebP", b"BM": "BMP",
+    b"II*\x00": "TIFF", b"MM\x00*": "TIFF",
+}
+_NOT_IMAGES = {b"%PDF": "a PDF document", b"PK\x03\x04": "a ZIP archive", b"GIF8": "a GIF (not supported)",
+               b"\x00\x00\x00": "a video or HEIC file (not supported: export as JPEG)"}
+
+
+class ImageError(ValueError):
+    """The input is not an image riichi-lens can read; the message says why and what to send instead."""
+
+
+def image_format(data: bytes) -> str:
+    for magic, name in _MAGIC.items():
+        if data.startswith(magic):
+            if name == "WebP" and data[8:12] != b"WEBP":
+                break
+            return name
+    for magic, what in _NOT_IMAGES.items():
+        if data.startswith(magic):
+            raise ImageError(f"this is {what}, not a photo: send a JPEG or PNG")
+    raise ImageError("not an image: send a JPEG, PNG, WebP, BMP or TIFF photo")
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """Bytes of an image file -> BGR uint8 array, upright as the EXIF orientation says."""
+    if not data:
+        raise ImageError("empty upload: no image data was sent")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"image file is {len(data) / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
+    fmt = image_format(data)
+    if fmt == "JPEG" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+        raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
+    if fmt == "PNG" and b"IEND" not in data[-16:]:
+        raise ImageError("the PNG is truncated (its end is missing): send the whole file")
+    size = _header_size(data, fmt)
+    if size and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(f"image is {size[0]}x{size[1]} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels")
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as e:
+        raise ImageError(f"the {fmt} could not be decoded ({e.msg.strip() if hasattr(e, 'msg') else e})") from None
+    if image is None:
+        raise ImageError(f"the {fmt} could not be decoded: the file is damaged or larger than "
+                         f"{MAX_PIXELS // 1_000_000} megapixels")
+    return image
+
+
+def _header_size(data: bytes, fmt: str) -> tuple[int, int] | None:
+    """Width and height from the header, for the formats whose header says it plainly."""
+    if fmt == "PNG" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if fmt == "JPEG":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            length = int.from_bytes(data[i + 2:i + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            i += 2 + length
+    return None
+
+
+def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
+    """A path, the bytes of a file, or an array (BGR, or grey) -> BGR uint8 array."""
+    if isinstance(source, np.ndarray):
+        return _check_array(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return decode_image(bytes(source))
+    path = Path(source)
+    if not path.is_file():
+        raise ImageError(f"no such image file: {path}")
+    if path.stat().st_size > MAX_BYTES:
+        raise ImageError(f"{path} is {path.stat().st_size / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
+    try:
+        return decode_image(path.read_bytes())
+    except ImageError as e:
+        raise ImageError(f"{path}: {e}") from None
+
+
+def _check_array(a: np.ndarray) -> np.ndarray:
+    if a.ndim == 2:
+        a = cv2.cvtColor(a, cv2.COLOR_GRAY2BGR)
+    if a.ndim != 3 or a.shape[2] not in (3, 4) or a.size == 0:
+        raise ImageError(f"an image array must be H x W x 3 (BGR), not shape {a.shape}")
+    if a.shape[0] * a.shape[1] > MAX_PIXELS:
+        raise ImageError(f"image is {a.shape[1]}x{a.shape[0]} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels")
+    if a.shape[2] == 4:
+        a = cv2.cvtColor(a, cv2.COLOR_BGRA2BGR)
+    if a.dtype != np.uint8:
+        raise ImageError(f"an image array must be uint8, not {a.dtype}")
+    return np.ascontiguousarray(a)
