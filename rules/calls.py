@@ -423,7 +423,7 @@ def nagashi_payments(seat: int, dealer: int, ruleset: Ruleset = TENHOU) -> list[
     wind = (seat - dealer) % n
     delta = [0] * n
     for p in payments(MANGAN_BASE, wind == 0, True, None, wind, 0, ruleset):
-        payer = (dealer + seat_of(p.payer, wind)) % n
+        payer = (dealer + seat_of(p.payer, wind, n)) % n
         delta[payer] -= p.points
         delta[seat] += p.points
     return delta

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from .context import Context, Discard
+from .points import SOURCE_OFFSET
 from .readout import hand_waits
 from .ruleset import TENHOU, TENHOU_SANMA
 from .scoring import score_win
@@ -27,7 +28,6 @@ EVENT_YAKU = {
     "ippatsu": "ippatsu", "double riichi": "double_riichi", "haitei": "haitei", "houtei": "houtei",
     "rinshan kaihou": "rinshan", "chankan": "chankan", "tenhou": "tenhou", "chiihou": "chiihou", "renhou": "renhou",
 }
-OFFSET_SOURCE = {1: "right", 2: "across", 3: "left"}
 
 
 @dataclass
@@ -101,9 +101,10 @@ def score_deltas(case: dict, gain: int, payments) -> list[int]:
     out = [0] * n
     out[winner_seat] = gain
     paid = {p.payer: p.points + p.honba for p in payments}
+    source_at = {offset: source for source, offset in SOURCE_OFFSET[n].items()}
     for s in range(n):
         if s != winner_seat:
-            out[s] = -paid.get(OFFSET_SOURCE[(s - winner_seat) % 4 if n == 4 else (s - winner_seat) % 3], 0)
+            out[s] = -paid.get(source_at[(s - winner_seat) % n], 0)
     return out
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ruleset import Ruleset
-from .tiles import SOURCES
 
 LIMIT_BASE = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000}
 
@@ -52,23 +51,27 @@ class Payment:
         return {"payer": self.payer, "points": self.points, "honba": self.honba, "total": self.points + self.honba}
 
 
-def seat_of(source: str, winner_wind_index: int) -> int:
-    """Wind index (0=E..3=N) of the player at ``source`` relative to a winner of wind index w."""
-    return (winner_wind_index + {"right": 1, "across": 2, "left": 3}[source]) % 4
+SOURCE_OFFSET = {4: {"right": 1, "across": 2, "left": 3}, 3: {"right": 1, "left": 2}}
+
+
+def seat_of(source: str, winner_wind_index: int, players: int = 4) -> int:
+    """Wind index (0=E, 1=S, ...) of the player at ``source`` (right = next in turn order, left = previous)
+    from a player of wind index w. Three players sit E S W: there is no one across."""
+    return (winner_wind_index + SOURCE_OFFSET[players][source]) % players
 
 
 def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_wind: int, honba: int,
              rules: Ruleset, pao: str | None = None, pao_base: int = 0) -> list[Payment]:
     """Who pays what. ``pao`` is liable for ``pao_base`` of the base (the yakuman it fed): on a tsumo it
     pays that part alone (and the honba), on a ron it pays half of that part and the discarder the rest."""
-    others = [s for s in SOURCES if rules.players == 4 or seat_of(s, winner_wind) != 3]
+    others = list(SOURCE_OFFSET[rules.players])
     pay: dict[str, list[int]] = {s: [0, 0] for s in others}
     if not pao:
         pao_base = 0
     normal = base - pao_base
     if tsumo:
         for s in others:
-            payer_is_dealer = seat_of(s, winner_wind) == 0
+            payer_is_dealer = seat_of(s, winner_wind, rules.players) == 0
             pay[s][0] = _round100(normal * (2 if dealer or payer_is_dealer else 1))
             if rules.players == 3 and not rules.tsumo_loss:  # the missing north's share, split in two
                 pay[s][0] += _round100(_round100(normal * (2 if dealer else 1)) // 2)
