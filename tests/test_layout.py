@@ -1,0 +1,126 @@
+"""Lines and melds from tile polygons, for every meld layout of the rules texts and any camera angle.
+
+Rows are laid out here by hand: upright tiles 30 x 40 px, sideways tiles lying along the row and aligned with
+its near edge, an added kan's fourth tile on the called one, a closed kan with two backs."""
+import math
+
+import numpy as np
+import pytest
+
+from vision.layout import Tile, lines, read_line
+
+W, H = 30.0, 40.0
+
+
+def lay_row(spec: str, angle_deg: float = 0.0, origin=(400.0, 400.0), gap_between=1.0) -> list[Tile]:
+    """Tiles of a row read left to right by its owner. Items: ``5m`` upright, ``5m>`` sideways, ``5m^7m`` a
+    sideways 5m with a sideways 7m stacked on it, ``#`` a face-down tile, ``|`` a gap of ``gap_between`` tiles."""
+    placed = []  # (kind, corners in the row frame: x right, y down, the owner below)
+    x = 0.0
+    for item in spec.split():
+        if item == "|":
+            x += gap_between * W
+            continue
+        if item.endswith(">") or "^" in item:
+            under, _, top = item.rstrip(">").partition("^")
+            # glyph up points left: TL glyph corner is the box's bottom-left
+            placed.append((under, [(x, 0), (x, -W), (x + H, -W), (x + H, 0)]))
+            if top:
+                placed.append((top, [(x, -W), (x, -2 * W), (x + H, -2 * W), (x + H, -W)]))
+            x += H
+        else:
+            kind = "back" if item == "#" else item
+            placed.append((kind, [(x, -H), (x + W, -H), (x + W, 0), (x, 0)]))
+            x += W
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return [Tile(k, tuple(tuple(rot @ np.array(p) + origin) for p in pts)) for k, pts in placed]
+
+
+def read_one(tiles):
+    (line,) = lines(tiles)
+    return read_line(tiles, line)
+
+
+def kinds(tiles, indices):
+    return [tiles[i].kind for i in indices]
+
+
+ANGLES = [0, 23, 90, 180, 251]
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_concealed_row_reads_left_to_right_in_its_owners_frame(angle):
+    spec = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z"
+    tiles = lay_row(spec, angle)
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == spec.split() and r.melds == [] and r.problems == []
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("meld_spec, kind, source, called", [
+    ("3m> 4m 5m", "chi", "left", "3m"),
+    ("5p> 5p 5p", "pon", "left", "5p"),
+    ("5p 5p> 5p", "pon", "across", "5p"),
+    ("5p 5p 5p>", "pon", "right", "5p"),
+    ("7z> 7z 7z 7z", "daiminkan", "left", "7z"),
+    ("7z 7z> 7z 7z", "daiminkan", "across", "7z"),
+    ("7z 7z 7z> 7z", "daiminkan", "across", "7z"),
+    ("7z 7z 7z 7z>", "daiminkan", "right", "7z"),
+    ("2s^2s 2s 2s", "kakan", "left", "2s"),
+    ("2s 2s^2s 2s", "kakan", "across", "2s"),
+    ("2s 2s 2s^2s", "kakan", "right", "2s"),
+    ("# 9m 9m #", "ankan", None, None),
+    ("9m # # 9m", "ankan", None, None),
+])
+def test_each_meld_layout_gives_kind_and_source(meld_spec, kind, source, called, angle):
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + meld_spec, angle)
+    r = read_one(tiles)
+    assert len(r.concealed) == 10 and r.problems == []
+    (meld,) = r.melds
+    assert (meld.kind, meld.source, meld.called) == (kind, source, called)
+    assert len(meld.tiles) == (3 if kind in ("chi", "pon") else 4)
+
+
+def test_several_melds_touching_each_other():
+    tiles = lay_row("2m 3m 4m 6p 6p | 5s 5s> 5s 7m> 8m 9m 1z 1z 1z>", 0, gap_between=0.5)
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == ["2m", "3m", "4m", "6p", "6p"]
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left"), ("pon", "right")]
+
+
+def test_hidden_red_five_in_a_closed_kan_is_noted():
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | # 5p 5p #")
+    (meld,) = read_one(tiles).melds
+    assert meld.kind == "ankan" and any("red five" in n for n in meld.notes)
+
+
+def test_chi_from_across_is_a_problem_with_its_tiles():
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m 4m> 5m")
+    r = read_one(tiles)
+    assert r.melds == []
+    what, where = r.problems[0]
+    assert "only from the left" in what and kinds(tiles, where) == ["3m", "4m", "5m"]
+
+
+def test_meld_that_is_not_a_set_is_a_problem():
+    r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m> 5m 9p"))
+    assert r.problems and "not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0]
+
+
+def test_pond_rows_stay_separate_and_keep_their_riichi_tile():
+    row1 = lay_row("1z 9m 4p 2s 8p 7z", 0, origin=(100.0, 300.0))
+    row2 = lay_row("3m 5s> 6p 1s 2z 4z", 0, origin=(100.0, 300.0 - H))
+    tiles = row1 + row2
+    found = sorted((sorted(t for t in line.tiles) for line in lines(tiles)))
+    assert found == [list(range(6)), list(range(6, 12))]
+
+
+def test_two_players_rows_at_right_angles_are_two_lines():
+    bottom = lay_row("1m 2m 3m 4m 5m 6m", 0, origin=(200.0, 500.0))
+    right = lay_row("1p 2p 3p 4p 5p 6p", -90, origin=(520.0, 480.0))
+    tiles = bottom + right
+    ls = lines(tiles)
+    assert len(ls) == 2
+    for line in ls:
+        assert len(line.tiles) == 6
