@@ -1,0 +1,56 @@
+"""Live smoothing: a reading changes only when the camera sees it consistently."""
+from vision.layout import Tile
+from vision.tracker import TileTracker
+
+
+def row(kinds, dx=0.0, skip=()):
+    return [Tile(k, ((i * 32 + dx, 0), (i * 32 + 30 + dx, 0), (i * 32 + 30 + dx, 40), (i * 32 + dx, 40)), 0.9)
+            for i, k in enumerate(kinds) if i not in skip]
+
+
+def kinds(tiles):
+    return [t.kind for t in sorted(tiles, key=lambda t: t.center[0])]
+
+
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p"]
+
+
+def test_new_tiles_appear_only_after_being_seen_in_three_frames():
+    tr = TileTracker(confirm_frames=3)
+    assert tr.update(row(HAND), 0.0) == []
+    assert tr.update(row(HAND), 0.1) == []
+    assert kinds(tr.update(row(HAND), 0.2)) == HAND
+
+
+def test_one_misread_frame_does_not_change_the_reading():
+    tr = TileTracker()
+    for t in range(5):
+        tr.update(row(HAND), t * 0.1)
+    misread = HAND[:2] + ["8m"] + HAND[3:]
+    assert kinds(tr.update(row(misread), 0.5)) == HAND
+    assert kinds(tr.update(row(HAND), 0.6)) == HAND
+
+
+def test_a_real_change_wins_after_a_few_frames():
+    tr = TileTracker()
+    for t in range(5):
+        tr.update(row(HAND), t * 0.1)
+    changed = HAND[:5] + ["7p"]
+    readings = [kinds(tr.update(row(changed), 0.5 + t * 0.1))[-1] for t in range(6)]
+    assert readings[0] == "6p" and readings[-1] == "7p"
+
+
+def test_covered_tiles_stay_for_a_moment_then_go():
+    tr = TileTracker(keep_seconds=1.0)
+    for t in range(5):
+        tr.update(row(HAND), t * 0.1)
+    assert kinds(tr.update(row(HAND, skip={2, 3}), 0.5)) == HAND  # a hand passes over two tiles
+    assert kinds(tr.update(row(HAND, skip={2, 3}), 2.0)) == ["1m", "2m", "5p", "6p"]  # really gone
+
+
+def test_camera_drift_keeps_the_tracks():
+    tr = TileTracker()
+    for t in range(5):
+        tr.update(row(HAND, dx=t * 12.0), t * 0.1)  # the phone moves a third of a tile each frame
+    assert kinds(tr.update(row(HAND, dx=60.0), 0.5)) == HAND
+    assert len(tr.tracks) == len(HAND)

@@ -1,0 +1,80 @@
+"""Keeping a live reading stable across video frames.
+
+Each physical tile becomes a *track*: detections in a new frame are matched to tracks by position (after
+removing the camera's overall shift, so a handheld phone may drift), and each track keeps decaying votes for
+what it reads as. A track is shown only once it has been seen in ``confirm_frames`` frames; its reading changes
+only when another kind out-votes the current one by a margin; a track not seen is kept for ``keep_seconds``
+(a hand passing over the tiles does not make them flicker away).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .layout import Tile
+
+
+@dataclass
+class Track:
+    tile: Tile  # the latest detection (its polygon follows the tile)
+    votes: dict[str, float] = field(default_factory=dict)
+    kind: str = ""
+    seen: int = 0
+    last_seen: float = 0.0
+
+
+class TileTracker:
+    def __init__(self, confirm_frames: int = 3, keep_seconds: float = 1.5, decay: float = 0.75, margin: float = 1.0,
+                 match_radius: float = 0.6):
+        self.confirm_frames = confirm_frames
+        self.keep_seconds = keep_seconds
+        self.decay = decay
+        self.margin = margin
+        self.match_radius = match_radius
+        self.tracks: list[Track] = []
+
+    def update(self, tiles: list[Tile], now: float) -> list[Tile]:
+        """Feed one frame's detections; returns the stable tiles (kind = the track's settled reading)."""
+        shift = self._camera_shift(tiles)
+        unmatched = set(range(len(tiles)))
+        for track in sorted(self.tracks, key=lambda t: -t.seen):
+            best, best_d = None, None
+            for i in unmatched:
+                d = np.linalg.norm(tiles[i].center - shift - track.tile.center) / min(track.tile.size)
+                if d < self.match_radius and (best_d is None or d < best_d):
+                    best, best_d = i, d
+            for k in track.votes:
+                track.votes[k] *= self.decay
+            if best is not None:
+                unmatched.discard(best)
+                self._observe(track, tiles[best], now)
+        for i in unmatched:
+            track = Track(tiles[i])
+            self._observe(track, tiles[i], now)
+            self.tracks.append(track)
+        self.tracks = [t for t in self.tracks if now - t.last_seen <= self.keep_seconds]
+        return [Tile(t.kind, t.tile.polygon, t.votes[t.kind] / sum(t.votes.values()))
+                for t in self.tracks if t.seen >= self.confirm_frames]
+
+    def _observe(self, track: Track, tile: Tile, now: float) -> None:
+        track.tile = tile
+        track.seen += 1
+        track.last_seen = now
+        track.votes[tile.kind] = track.votes.get(tile.kind, 0.0) + tile.confidence
+        leader = max(track.votes, key=track.votes.get)
+        if not track.kind or track.votes[leader] > track.votes.get(track.kind, 0.0) + self.margin:
+            track.kind = leader
+
+    def _camera_shift(self, tiles: list[Tile]) -> np.ndarray:
+        """The median displacement from each detection to its nearest track: how far the camera moved."""
+        if not self.tracks or not tiles:
+            return np.zeros(2)
+        centers = np.array([t.tile.center for t in self.tracks])
+        moves = []
+        for tile in tiles:
+            d = np.linalg.norm(centers - tile.center, axis=1)
+            j = int(d.argmin())
+            if d[j] < 2.0 * max(tile.size):
+                moves.append(tile.center - centers[j])
+        return np.median(moves, axis=0) if moves else np.zeros(2)
