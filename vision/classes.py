@@ -7,3 +7,15 @@ LIES = ("upright", "sideways", "upside-down")
 # Tiles that look the same turned half-way round: their reading says nothing about which way up they lie.
 SYMMETRIC = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p", "0p", "2s", "4s", "5s", "6s", "8s", "9s", "0s",
                        "5z", "back"})
+
+
+def lie_of(up_dx: float, up_dy: float) -> str:
+    """How a tile lies in the image, from the image direction of its glyph's up (image y grows downward)."""
+    import math
+
+    angle = math.degrees(math.atan2(up_dx, -up_dy))  # 0 = the glyph's top toward the image top
+    if abs(angle) <= 45:
+        return "upright"
+    if abs(angle) >= 135:
+        return "upside-down"
+    return "sideways"

@@ -1,0 +1,147 @@
+"""Write a synthetic detection dataset (ultralytics layout) with the true table structure per image.
+
+    python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table] [--imgsz 1024]
+                                [--workers 2] [--shared PATH] [--format detect|obb]
+
+Image i is drawn from numpy's generator seeded with (seed, i) and the tile set from (seed, i // SET_EVERY, 1), so
+the output is the same for any worker count and a stopped run resumes where it left off (images already written
+are skipped; an image file is written last, after its labels).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classes import CLASS_INDEX, CLASSES
+from .scenes import render_scene
+
+SET_EVERY = 8  # consecutive images that show the same tile set, like one photo session
+VAL_EVERY = 10  # every 10th image goes to val
+ASPECTS = ((4, 3), (3, 4), (1, 1), (16, 9), (9, 16))
+
+
+def default_shared() -> Path:
+    repo = Path(__file__).resolve().parents[1]
+    return Path(os.environ.get("RIICHI_LENS_SHARED", repo.parent / "shared"))
+
+
+def split_of(index: int) -> str:
+    return "val" if index % VAL_EVERY == VAL_EVERY - 1 else "train"
+
+
+def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
+    a, b = ASPECTS[rng.choice(len(ASPECTS), p=[.35, .35, .1, .1, .1])]
+    return (imgsz, int(round(imgsz * b / a))) if a >= b else (int(round(imgsz * a / b)), imgsz)
+
+
+def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path):
+    """The scene of image `index`: everything random comes from (seed, index) and the set seed."""
+    rng = np.random.default_rng([seed, index])
+    fr = framing if framing != "mixed" else ("corner" if rng.random() < 0.6 else "table")
+    w, h = image_size(rng, imgsz)
+    return render_scene(rng, shared, fr, w, h, style_seed=[seed, index // SET_EVERY, 1])
+
+
+def yolo_lines(annotations: list, width: int, height: int, fmt: str) -> list[str]:
+    """YOLO detect (class cx cy w h) or OBB (class x1 y1 .. x4 y4) lines, normalized, for labelled tiles."""
+    lines = []
+    for a in annotations:
+        if not a["labelled"]:
+            continue
+        c = CLASS_INDEX[a["cls"]]
+        if fmt == "obb":
+            q = np.clip(np.array(a["polygon"]) / [width, height], 0, 1).ravel()
+            lines.append(f"{c} " + " ".join(f"{v:.6f}" for v in q))
+        else:
+            x0, y0, x1, y1 = a["box"]
+            if x1 - x0 < 1 or y1 - y0 < 1:
+                continue
+            lines.append(f"{c} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
+                         f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+    return lines
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_one(job: tuple) -> int:
+    """Render and write image `index` (labels and table first, the image last). Returns the index."""
+    out, seed, index, framing, imgsz, shared, fmt = job
+    split, name = split_of(index), f"{index:06d}"
+    img_path = out / "images" / split / f"{name}.jpg"
+    if img_path.exists():
+        return index
+    cv2.setNumThreads(1)
+    scene = make_scene(seed, index, framing, imgsz, shared)
+    h, w = scene.image.shape[:2]
+    lines = yolo_lines(scene.annotations, w, h, fmt)
+    _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
+    table = dict(image=f"images/{split}/{name}.jpg", width=w, height=h, seed=seed, index=index, **scene.table,
+                 tiles=scene.annotations)
+    _atomic_write(out / "tables" / split / f"{name}.json", json.dumps(table, separators=(",", ":")).encode())
+    ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+    _atomic_write(img_path, buf.tobytes())
+    return index
+
+
+def write_data_yaml(out: Path) -> None:
+    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASSES))
+    (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+
+
+def progress(it, total: int, desc: str):
+    try:
+        from tqdm import tqdm
+        yield from tqdm(it, total=total, desc=desc, unit="img")
+    except ImportError:
+        for k, x in enumerate(it, 1):
+            if k % 50 == 0 or k == total:
+                print(f"{desc}: {k}/{total}", file=sys.stderr, flush=True)
+            yield x
+
+
+def run_jobs(fn, jobs: list, workers: int, desc: str) -> None:
+    if workers <= 1:
+        for _ in progress(map(fn, jobs), len(jobs), desc):
+            pass
+        return
+    with get_context("spawn").Pool(workers) as pool:
+        for _ in progress(pool.imap_unordered(fn, jobs, chunksize=SET_EVERY), len(jobs), desc):
+            pass
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--framing", choices=("mixed", "corner", "table"), default="mixed")
+    ap.add_argument("--imgsz", type=int, default=1024, help="long side of each image, px")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--shared", type=Path, default=None,
+                    help="the shared/ folder (default $RIICHI_LENS_SHARED or ../shared)")
+    ap.add_argument("--format", choices=("detect", "obb"), default="detect")
+    args = ap.parse_args(argv)
+    shared = (args.shared or default_shared()).resolve()
+    if not (shared / "data" / "tile-art").is_dir():
+        ap.error(f"tile art not found under {shared}/data/tile-art: pass --shared or set RIICHI_LENS_SHARED")
+    for sub in ("images", "labels", "tables"):
+        for split in ("train", "val"):
+            (args.out / sub / split).mkdir(parents=True, exist_ok=True)
+    write_data_yaml(args.out)
+    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format) for i in range(args.n)]
+    run_jobs(write_one, jobs, args.workers, "scenes")
+
+
+if __name__ == "__main__":
+    main()

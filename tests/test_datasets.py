@@ -1,0 +1,230 @@
+"""Synthetic data generator: labels agree with the pixels drawn, tables are real hands, files parse, output is
+deterministic. Expected values come from geometry chosen here or from the pixels, never from the labeller."""
+import json
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("PIL")
+
+from datasets import crops, generate  # noqa: E402
+from datasets.classes import CLASSES, LIES, kind_of  # noqa: E402
+from datasets.scenes import look_at, render, render_scene, tile_set  # noqa: E402
+from datasets.tiles import lying, standing  # noqa: E402
+
+RED, BLUE, BG = (255, 0, 0), (0, 0, 255), (90, 90, 90)
+
+
+def test_class_order_is_the_rules_notation():
+    assert len(CLASSES) == 38 and CLASSES[:3] == ("1m", "2m", "3m") and CLASSES[27:34] == tuple(
+        f"{n}z" for n in range(1, 8)) and CLASSES[34:] == ("0m", "0p", "0s", "back")
+
+
+def _test_pattern_atlas(names):
+    """Faces whose top half is pure red and bottom half pure blue, opaque to the edges."""
+    face = np.zeros((200, 150, 4), np.uint8)
+    face[:100, :, :3], face[100:, :, :3], face[..., 3] = RED, BLUE, 255
+    return {n: [face, cv2.pyrDown(face)] for n in names}
+
+
+def _four_tiles(style):
+    """Seat 0's view: tiles laid with their tops at 0, 90, 180 degrees, one standing; well apart."""
+    return [lying("1m", -90, 0, 0, style), lying("2m", -30, 0, 90, style), lying("3m", 30, 0, 180, style),
+            standing("4m", 90, 0, 0, style)]
+
+
+@pytest.fixture(scope="module")
+def style(shared):
+    return tile_set([123, 0], shared)[0]
+
+
+def _render(style, tiles, roll, w=640, h=480):
+    cam = look_at((0, -260, 300), (0, 0, 0), roll, 700, w, h)
+    atlas = _test_pattern_atlas({t.name for t in tiles} | {"back"})
+    img, anns = render(tiles, style, cam, atlas, np.full((h, w, 3), BG, np.uint8), shadow=0)
+    return img, anns
+
+
+def test_lie_follows_how_the_tile_was_laid(style):
+    _, anns = _render(style, _four_tiles(style), roll=0)
+    assert [a["lie"] for a in anns] == ["upright", "sideways", "upside-down", "upright"]
+    # roll 90 turns the camera's x axis onto its old y axis: a top that pointed left now points down
+    _, anns = _render(style, _four_tiles(style), roll=90)
+    assert [a["lie"] for a in anns] == ["sideways", "upside-down", "sideways", "sideways"]
+
+
+@pytest.mark.parametrize("roll", [0, 37, 90, 160, 250])
+def test_polygon_starts_at_the_glyph_top(style, roll):
+    img, anns = _render(style, _four_tiles(style), roll)
+    for a in anns:
+        tl, tr, br, bl = np.array(a["polygon"])
+        c = (tl + tr + br + bl) / 4
+        top = c + 0.7 * ((tl + tr) / 2 - c)  # inside the face, near the edge the polygon calls top
+        bottom = c + 0.7 * ((bl + br) / 2 - c)
+        r, g, b = img[int(top[1]), int(top[0])].astype(int)  # labels use pixel edges: pixel = floor(coord)
+        assert r > 150 and b < 40, (r, g, b)
+        r, g, b = img[int(bottom[1]), int(bottom[0])].astype(int)
+        assert b > 150 and r < 40, (r, g, b)
+
+
+@pytest.mark.parametrize("roll", [0, 30, 90, 200])
+def test_box_hugs_the_drawn_tile(style, roll):
+    img, anns = _render(style, _four_tiles(style), roll)
+    n, comp = cv2.connectedComponents((np.abs(img.astype(int) - BG).sum(2) > 12).astype(np.uint8))
+    assert n - 1 == 4
+    for a in anns:
+        c = np.array(a["polygon"]).mean(0).astype(int)
+        ys, xs = np.nonzero(comp == comp[c[1], c[0]])
+        truth = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])  # pixel edges
+        assert np.abs(np.array(a["box"]) - truth).max() <= 2.5, (a["box"], truth)  # anti-aliased edges
+
+
+def test_boxes_cover_every_tile_pixel_of_a_scene(shared):
+    scene = render_scene(np.random.default_rng(7), shared, "table", 640, 480, clean=True, bg_rgb=BG[::-1])
+    tile_px = np.abs(scene.image.astype(int) - BG[::-1]).sum(2) > 12
+    covered = np.zeros_like(tile_px)
+    for a in scene.annotations:
+        x0, y0, x1, y1 = a["box"]
+        covered[max(0, int(y0) - 2):int(np.ceil(y1)) + 2, max(0, int(x0) - 2):int(np.ceil(x1)) + 2] = True
+    assert tile_px.sum() > 1000 and not (tile_px & ~covered).any()
+    for a in scene.annotations:  # each clear box touches tile pixels on all four sides
+        if a["labelled"] and not a["occluded"] and not a["truncated"]:
+            x0, y0, x1, y1 = (int(round(v)) for v in a["box"])
+            inner = tile_px[y0 + 2:y1 - 2, x0 + 2:x1 - 2]
+            assert inner.mean() > 0.3
+            for edge in (tile_px[y0:y0 + 3, x0:x1], tile_px[y1 - 3:y1, x0:x1], tile_px[y0:y1, x0:x0 + 3],
+                         tile_px[y0:y1, x1 - 3:x1]):
+                assert edge.any()
+
+
+def _kinds(items):
+    return [kind_of(i["cls"]) for i in items]
+
+
+def _check_meld(m, tiles):
+    kinds = _kinds(m["tiles"])
+    if m["type"] == "chi":
+        assert m["source"] == "left" and len(set(k[1] for k in kinds)) == 1 and kinds[0][1] != "z"
+        assert sorted(int(k[0]) for k in kinds) == list(range(int(min(k[0] for k in kinds)), int(min(
+            k[0] for k in kinds)) + 3))
+    else:
+        assert len(set(kinds)) == 1 and len(kinds) == {"pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}[m["type"]]
+    if m["type"] == "ankan":
+        down = [i for i, t in enumerate(m["tiles"]) if t["face_down"]]
+        assert m["source"] is None and down in ([0, 3], [1, 2])
+        return 0
+    # where the sideways tile lies in the row, seen in the image, must say where it came from
+    added = m["added"]["tile"] if m["added"] else None
+    row = [t["tile"] for t in m["tiles"] if t["tile"] is None or t["tile"] != added]
+    if any(t is None or not tiles[t]["labelled"] for t in row):
+        return 0
+    poly = {t: np.array(tiles[t]["polygon"]) for t in row}
+    called = m["called"]["tile"]
+    plain = [t for t in row if t != called]
+    right = np.mean([poly[t][1] - poly[t][0] for t in plain], 0)
+    up = np.mean([(poly[t][0] - poly[t][3]) for t in plain], 0)
+    called_up = poly[called][0] - poly[called][3]
+    cos = abs(np.dot(up, called_up)) / np.linalg.norm(up) / np.linalg.norm(called_up)
+    assert cos < 0.5, "the called tile is not turned"
+    order = sorted(row, key=lambda t: float(np.dot(poly[t].mean(0), right)))
+    place = order.index(called)
+    expect = {"left": 0, "across": 1, "right": len(row) - 1}[m["source"]]
+    assert place == expect, (m["type"], m["source"], place)
+    return 1
+
+
+def test_tables_are_real_hands_and_called_tiles_sit_by_source(shared):
+    checked = 0
+    for k in range(6):
+        scene = render_scene(np.random.default_rng([11, k]), shared, "table", 768, 768, clean=True)
+        t = scene.table
+        counts = {}
+        for s in t["seats"]:
+            items = s["concealed"] + [x for m in s["melds"] for x in m["tiles"]] + s["pond"]
+            n_calls = sum(1 for m in s["melds"])
+            assert len(s["concealed"]) in (13 - 3 * n_calls, 14 - 3 * n_calls)
+            assert sum(p["riichi"] for p in s["pond"]) <= 1
+            for m in s["melds"]:
+                checked += _check_meld(m, scene.annotations)
+            for x in items:
+                counts[x["cls"]] = counts.get(x["cls"], 0) + 1
+        for x in t["dora_indicators"] + t["stray"]:
+            counts[x["cls"]] = counts.get(x["cls"], 0) + 1
+        for kind in {kind_of(c) for c in counts}:
+            assert sum(v for c, v in counts.items() if kind_of(c) == kind) <= 4
+        assert all(counts.get(r, 0) <= 1 for r in ("0m", "0p", "0s"))
+    assert checked >= 3  # some melds were fully in view and checked against the image
+
+
+def test_riichi_tile_is_drawn_sideways(shared):
+    seen = 0
+    for k in range(8):
+        scene = render_scene(np.random.default_rng([21, k]), shared, "table", 640, 640, clean=True)
+        for s in scene.table["seats"]:
+            pond = [p for p in s["pond"] if p["tile"] is not None and scene.annotations[p["tile"]]["labelled"]]
+            riichi = [p for p in pond if p["riichi"]]
+            if riichi and len(pond) > 3:
+                def up(p):
+                    q = np.array(scene.annotations[p["tile"]]["polygon"])
+                    v = (q[0] + q[1]) - (q[2] + q[3])
+                    return v / np.linalg.norm(v)
+                mean_up = np.mean([up(p) for p in pond if not p["riichi"]], 0)
+                assert abs(np.dot(up(riichi[0]), mean_up)) < 0.4 * np.linalg.norm(mean_up)  # turned a quarter
+                seen += 1
+    assert seen >= 1
+
+
+def test_same_seed_same_bytes_any_worker_count(shared, tmp_path):
+    args = ["--n", "4", "--seed", "3", "--imgsz", "320", "--shared", str(shared)]
+    generate.main(["--out", str(tmp_path / "a"), "--workers", "1"] + args)
+    generate.main(["--out", str(tmp_path / "b"), "--workers", "2"] + args)
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()
+                   and p.name != "data.yaml")
+    assert len(files) == 12
+    for f in files:
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+    other = generate.make_scene(4, 0, "mixed", 320, shared)
+    assert not np.array_equal(other.image, cv2.imread(str(tmp_path / "a/images/train/000000.jpg")))
+
+
+def test_label_files_parse_and_are_in_range(shared, tmp_path):
+    out = tmp_path / "d"
+    generate.main(["--out", str(out), "--n", "10", "--imgsz", "384", "--workers", "1", "--shared", str(shared)])
+    yaml = (out / "data.yaml").read_text()
+    assert "train: images/train" in yaml and "val: images/val" in yaml and f"37: 'back'" in yaml
+    assert len(list((out / "images/val").glob("*.jpg"))) == 1
+    n_lines = 0
+    for lab in (out / "labels").rglob("*.txt"):
+        table = json.loads((out / "tables" / lab.parent.name / (lab.stem + ".json")).read_text())
+        lines = [ln.split() for ln in lab.read_text().splitlines()]
+        assert len(lines) == sum(a["labelled"] for a in table["tiles"])
+        for f in lines:
+            assert len(f) == 5 and 0 <= int(f[0]) < len(CLASSES)
+            cx, cy, w, h = map(float, f[1:])
+            assert 0 < w <= 1 and 0 < h <= 1 and 0 <= cx - w / 2 + 1e-6 and cx + w / 2 <= 1 + 1e-6
+            assert 0 <= cy - h / 2 + 1e-6 and cy + h / 2 <= 1 + 1e-6
+        n_lines += len(lines)
+        img = cv2.imread(str(out / table["image"]))
+        assert img.shape[:2] == (table["height"], table["width"]) and max(img.shape[:2]) == 384
+        for a in table["tiles"]:
+            assert a["lie"] in LIES and a["cls"] in CLASSES and len(a["polygon"]) == 4
+    assert n_lines > 50
+
+
+def test_obb_labels(shared, tmp_path):
+    out = tmp_path / "o"
+    generate.main(["--out", str(out), "--n", "2", "--imgsz", "320", "--workers", "1", "--format", "obb",
+                   "--shared", str(shared)])
+    lines = [ln.split() for p in (out / "labels").rglob("*.txt") for ln in p.read_text().splitlines()]
+    assert lines and all(len(f) == 9 and all(0 <= float(v) <= 1 for v in f[1:]) for f in lines)
+
+
+def test_crops_are_upright_tiles_in_class_folders(shared, tmp_path):
+    crops.main(["--out", str(tmp_path), "--n", "40", "--workers", "1", "--shared", str(shared)])
+    files = list(tmp_path.glob("*/*/*.jpg"))
+    assert len(files) >= 15
+    assert {p.parent.name for p in files} <= set(CLASSES) and {p.parent.parent.name for p in files} <= {"train", "val"}
+    for p in files[:10]:
+        im = cv2.imread(str(p))
+        assert im is not None and im.shape[0] > im.shape[1] * 0.9  # an upright tile is taller than wide
