@@ -49,13 +49,14 @@ def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path):
     return render_scene(rng, shared, fr, w, h, style_seed=[seed, index // SET_EVERY, 1])
 
 
-def yolo_lines(annotations: list, width: int, height: int, fmt: str) -> list[str]:
-    """YOLO detect (class cx cy w h) or OBB (class x1 y1 .. x4 y4) lines, normalized, for labelled tiles."""
+def yolo_lines(annotations: list, width: int, height: int, fmt: str, classes: str = "kinds") -> list[str]:
+    """YOLO detect (class cx cy w h) or OBB (class x1 y1 .. x4 y4) lines, normalized, for labelled tiles.
+    ``classes="tile"`` labels every tile, face up or down, as class 0 (a detector that only finds tiles)."""
     lines = []
     for a in annotations:
         if not a["labelled"]:
             continue
-        c = CLASS_INDEX[a["cls"]]
+        c = 0 if classes == "tile" else CLASS_INDEX[a["cls"]]
         if fmt == "obb":
             q = np.clip(np.array(a["polygon"]) / [width, height], 0, 1).ravel()
             lines.append(f"{c} " + " ".join(f"{v:.6f}" for v in q))
@@ -76,7 +77,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def write_one(job: tuple) -> int:
     """Render and write image `index` (labels and table first, the image last). Returns the index."""
-    out, seed, index, framing, imgsz, shared, fmt = job
+    out, seed, index, framing, imgsz, shared, fmt, classes = job
     split, name = split_of(index), f"{index:06d}"
     img_path = out / "images" / split / f"{name}.jpg"
     if img_path.exists():
@@ -84,7 +85,7 @@ def write_one(job: tuple) -> int:
     cv2.setNumThreads(1)
     scene = make_scene(seed, index, framing, imgsz, shared)
     h, w = scene.image.shape[:2]
-    lines = yolo_lines(scene.annotations, w, h, fmt)
+    lines = yolo_lines(scene.annotations, w, h, fmt, classes)
     _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
     table = dict(image=f"images/{split}/{name}.jpg", width=w, height=h, seed=seed, index=index, **scene.table,
                  tiles=scene.annotations)
@@ -94,8 +95,8 @@ def write_one(job: tuple) -> int:
     return index
 
 
-def write_data_yaml(out: Path) -> None:
-    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASSES))
+def write_data_yaml(out: Path, classes: str = "kinds") -> None:
+    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASSES if classes == "kinds" else ("tile",)))
     (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
 
 
@@ -131,6 +132,8 @@ def main(argv=None) -> None:
     ap.add_argument("--shared", type=Path, default=None,
                     help="the shared/ folder (default $RIICHI_LENS_SHARED or ../shared)")
     ap.add_argument("--format", choices=("detect", "obb"), default="detect")
+    ap.add_argument("--classes", choices=("kinds", "tile"), default="kinds",
+                    help="kinds: the 38 tile classes; tile: one class for every tile (a detector for a crop reader)")
     args = ap.parse_args(argv)
     shared = (args.shared or default_shared()).resolve()
     if not (shared / "data" / "tile-art").is_dir():
@@ -138,8 +141,9 @@ def main(argv=None) -> None:
     for sub in ("images", "labels", "tables"):
         for split in ("train", "val"):
             (args.out / sub / split).mkdir(parents=True, exist_ok=True)
-    write_data_yaml(args.out)
-    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format) for i in range(args.n)]
+    write_data_yaml(args.out, args.classes)
+    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes)
+            for i in range(args.n)]
     run_jobs(write_one, jobs, args.workers, "scenes")
 
 

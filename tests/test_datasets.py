@@ -220,6 +220,17 @@ def test_obb_labels(shared, tmp_path):
     assert lines and all(len(f) == 9 and all(0 <= float(v) <= 1 for v in f[1:]) for f in lines)
 
 
+def test_single_class_labels_for_a_tile_detector(shared, tmp_path):
+    out = tmp_path / "t"
+    generate.main(["--out", str(out), "--n", "2", "--imgsz", "320", "--workers", "1", "--format", "obb",
+                   "--classes", "tile", "--shared", str(shared)])
+    lines = [ln.split() for p in (out / "labels").rglob("*.txt") for ln in p.read_text().splitlines()]
+    tables = [json.loads(p.read_text()) for p in (out / "tables").rglob("*.json")]
+    assert {f[0] for f in lines} == {"0"}
+    assert len(lines) == sum(1 for t in tables for a in t["tiles"] if a["labelled"])
+    assert "names:\n  0: 'tile'\n" in (out / "data.yaml").read_text()
+
+
 def test_crops_are_upright_tiles_in_class_folders(shared, tmp_path):
     crops.main(["--out", str(tmp_path), "--n", "40", "--workers", "1", "--shared", str(shared)])
     files = list(tmp_path.glob("*/*/*.jpg"))
