@@ -1,6 +1,16 @@
 """Rulesets: one frozen object with every option named; presets are instances of it.
 
 The README has a table of what each preset sets. Nothing in the engine reads a rule from anywhere else.
+
+Editions and sources (checked against the published texts where they could be read):
+- ``tenhou``: Tenhou's ranked rules, and all 6,878 records in ``shared/data/rules``.
+- ``mahjong-soul``: Mahjong Soul's ranked rules (double yakuman, triple ron allowed, no renhou, no kiriage).
+- ``wrc``: WRC 2015 rules (yakuman do not add up; renhou a mangan, cumulative with other yaku per the 2014
+  errata; kiriage mangan; no counted yakuman; head bump; no abortive draws). WRC 2022 lets yakuman add up.
+- ``ema``: EMA Riichi Competition Rules 2016 (no red fives, no kiriage, yakuman neither double nor cumulative,
+  renhou a mangan, pao on the third dragon / fourth wind meld, multiple ron, no abortive draws).
+Uncertain cells: the double-wind pair fu of WRC (2) and EMA (4), and whether rinshan earns tsumo fu there.
+``renhou="mangan"`` scores renhou as a 5-han yaku that adds to the hand's others (WRC's reading).
 """
 from __future__ import annotations
 
@@ -54,18 +64,20 @@ TENHOU_SANMA = replace(
     TENHOU, name="tenhou-sanma", players=3, red_fives=(0, 1, 1), honba_ron=200, honba_tsumo=100,
     noten_payment_total=2000, tsumo_loss=True, kita=True, multiple_ron="double",
 )
-MAHJONG_SOUL = Ruleset(name="mahjong-soul", double_yakuman=True, multiple_ron="double")
+MAHJONG_SOUL = Ruleset(name="mahjong-soul", double_yakuman=True, multiple_ron="triple")
 MAHJONG_SOUL_SANMA = replace(
     MAHJONG_SOUL, name="mahjong-soul-sanma", players=3, red_fives=(0, 1, 1), honba_ron=200, honba_tsumo=100,
-    noten_payment_total=2000, tsumo_loss=True, kita=True,
+    noten_payment_total=2000, tsumo_loss=True, kita=True, multiple_ron="double",
 )
 WRC = Ruleset(
     name="wrc", red_fives=(0, 0, 0), kiriage_mangan=True, kazoe_yakuman=False, double_yakuman=False,
-    nagashi_mangan=False, double_wind_pair_fu=2, multiple_ron="head_bump", abortive_draws=False, pao=True,
+    yakuman_stacking=False, nagashi_mangan=False, renhou="mangan", double_wind_pair_fu=2,
+    multiple_ron="head_bump", abortive_draws=False, pao=True,
 )
 EMA = Ruleset(
     name="ema", red_fives=(0, 0, 0), kiriage_mangan=False, kazoe_yakuman=False, double_yakuman=False,
-    nagashi_mangan=False, double_wind_pair_fu=4, multiple_ron="triple", abortive_draws=False, pao=False,
+    yakuman_stacking=False, nagashi_mangan=False, renhou="mangan", double_wind_pair_fu=4,
+    multiple_ron="triple", abortive_draws=False, pao=True,
 )
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (TENHOU, TENHOU_SANMA, MAHJONG_SOUL, MAHJONG_SOUL_SANMA, WRC, EMA)}

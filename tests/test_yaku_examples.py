@@ -136,3 +136,16 @@ def test_complete_hand_without_yaku_is_not_a_win():
     # open, no yakuhai, a terminal: no yaku; dora do not make a win
     r = win("234m456p11s789s 6'78m", "2m", **RON_S, dora_indicators=("1m",))
     assert not r.valid and r.points == 0 and r.payments == ()
+
+
+def test_yakuman_add_up_only_where_the_ruleset_says():
+    # daisangen + tsuuiisou (open haku pon, so no suuankou): Tenhou counts two yakuman, 64000 for a
+    # non-dealer ron; WRC 2015 and EMA 2016 count every hand as a single yakuman, 32000.
+    from rules.ruleset import EMA
+    hand = "666z777z111z22z 5'55z"
+    tenhou = win(hand, "2z", **RON_S)
+    assert (tenhou.yakuman, tenhou.points) == (2, 64000)
+    assert {name for name, _ in tenhou.yaku} == {"daisangen", "tsuuiisou"}
+    for rules in (WRC, EMA):
+        single = win(hand, "2z", **RON_S, ruleset=rules)
+        assert (single.yakuman, single.points) == (1, 32000)
