@@ -3,18 +3,18 @@ completed (the wait). Scoring tries each reading and keeps the best, as the rule
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
-from .tiles import Meld, TERMINALS_AND_HONORS
+from .tiles import _KIND_INDEX, Meld, TERMINALS_AND_HONORS
 
 RUN, TRIPLET, PAIR = "run", "triplet", "pair"
 RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI = "ryanmen", "kanchan", "penchan", "shanpon", "tanki"
 
 
-@dataclass(frozen=True)
-class Group:
-    """A set or the pair. ``open`` is true for called melds, and for a triplet completed by a ron."""
+class Group(NamedTuple):
+    """A set or the pair. ``open`` is true for called melds, and for a triplet completed by a ron.
+    (Named tuples: readings are built for every scored hand, and cached.)"""
 
     shape: str
     first: int
@@ -33,8 +33,7 @@ class Group:
         return self.shape != PAIR
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """A regular reading: four sets and a pair, the winning group and its wait. ``form`` is also
     ``chiitoitsu`` (groups are the seven pairs) or ``kokushi`` (no groups)."""
 
@@ -45,8 +44,9 @@ class Reading:
 
 
 def meld_group(m: Meld) -> Group:
+    # a meld's tiles are sorted by kind, so its first tile is its lowest kind
     shape = RUN if m.kind == "chi" else TRIPLET
-    return Group(shape, m.first_kind, open=m.is_open, kan=m.is_kan, called=True)
+    return Group(shape, _KIND_INDEX[m.tiles[0]], m.kind != "ankan", len(m.tiles) == 4, True)
 
 
 @lru_cache(maxsize=65536)
@@ -71,21 +71,35 @@ def _split(counts: tuple[int, ...], pair_needed: bool) -> tuple[tuple[tuple[str,
     return tuple(out)
 
 
-def regular_splits(counts: list[int]) -> list[list[tuple[str, int]]]:
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+@lru_cache(maxsize=65536)
+def _part_splits(counts: tuple[int, ...], offset: int, pair_needed: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """:func:`_split` of one part with global kind indices."""
+    return tuple(tuple((shape, first + offset) for shape, first in opt) for opt in _split(counts, pair_needed))
+
+
+def regular_splits(counts: list[int]) -> list[tuple[tuple[str, int], ...]]:
     """All set-and-pair splits of complete concealed counts (kind indices are global)."""
-    parts = [(0, 9), (9, 18), (18, 27), (27, 34)]
-    sizes = [sum(counts[a:b]) for a, b in parts]
-    if sum(1 for s in sizes if s % 3 == 2) != 1 or any(s % 3 == 1 for s in sizes):
-        return []
-    results: list[list[tuple[str, int]]] = [[]]
-    for (a, b), size in zip(parts, sizes):
+    results: tuple[tuple[tuple[str, int], ...], ...] = ((),)
+    pairs = 0
+    counts = tuple(counts)
+    for a, b in _PARTS:
+        part = counts[a:b]
+        size = sum(part)
         if not size:
             continue
-        options = _split(tuple(counts[a:b]), size % 3 == 2)
+        rest = size % 3
+        if rest == 1:
+            return []
+        if rest == 2:
+            pairs += 1
+        options = _part_splits(part, a, rest == 2)
         if not options:
             return []
-        results = [r + [(shape, first + a) for shape, first in opt] for r in results for opt in options]
-    return results
+        results = tuple(r + opt for r in results for opt in options)
+    return list(results) if pairs == 1 else []
 
 
 def _wait_of(shape: str, first: int, win: int) -> str:
@@ -108,20 +122,34 @@ def readings(concealed: list[int], melds: tuple[Meld, ...], win: int, tsumo: boo
     """
     called = tuple(meld_group(m) for m in melds)
     out: list[Reading] = []
+    closed_group = _CLOSED_GROUP
     for split in regular_splits(concealed):
         seen = set()
+        groups = None
         for gi, (shape, first) in enumerate(split):
             if not (first == win or (shape == RUN and first <= win <= first + 2)) or (shape, first) in seen:
                 continue
             seen.add((shape, first))
-            groups = []
-            for gj, (s, f) in enumerate(split):
-                groups.append(Group(s, f, open=(gj == gi and s == TRIPLET and not tsumo)))
-            out.append(Reading("regular", tuple(groups) + called, _wait_of(shape, first, win), gi))
+            if groups is None:
+                groups = [closed_group[g] for g in split]
+            these = groups
+            if shape == TRIPLET and not tsumo:
+                these = groups[:]
+                these[gi] = _RON_TRIPLET[first]
+            out.append(Reading("regular", tuple(these) + called, _wait_of(shape, first, win), gi))
     if not melds and sum(concealed) == 14:
-        if all(c in (0, 2) for c in concealed) and sum(1 for c in concealed if c) == 7:
-            pairs = tuple(Group(PAIR, k) for k in range(34) if concealed[k])
+        if concealed.count(2) == 7:  # seven kinds twice: that is all 14 tiles
+            pairs = tuple(closed_group[(PAIR, k)] for k in range(34) if concealed[k])
             out.append(Reading("chiitoitsu", pairs, TANKI))
-        if all(concealed[k] for k in TERMINALS_AND_HONORS) and sum(concealed[k] for k in TERMINALS_AND_HONORS) == 14:
+        elif (concealed.count(0) == 21 and all(concealed[k] for k in TERMINALS_AND_HONORS)):  # the 13, one twice
             out.append(Reading("kokushi", (), "thirteen-sided" if concealed[win] == 2 else TANKI))
     return out
+
+
+# Every concealed group there can be, made once (groups are immutable).
+_CLOSED_GROUP = {
+    **{(RUN, f): Group(RUN, f) for suit in (0, 9, 18) for f in range(suit, suit + 7)},
+    **{(TRIPLET, f): Group(TRIPLET, f) for f in range(34)},
+    **{(PAIR, f): Group(PAIR, f) for f in range(34)},
+}
+_RON_TRIPLET = {f: Group(TRIPLET, f, True) for f in range(34)}  # completed by a ron: open

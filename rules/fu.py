@@ -8,18 +8,24 @@ from .yaku import Win
 WAIT_FU_NAMES = {KANCHAN: "closed wait (kanchan)", PENCHAN: "edge wait (penchan)", TANKI: "pair wait (tanki)"}
 
 
-def fu_breakdown(w: Win, is_pinfu: bool) -> tuple[int, list[tuple[str, int]]]:
-    """(total rounded up to 10, [(item, fu), ...]). Seven pairs are a flat 25; a pinfu tsumo is a flat 20."""
-    rules = w.ctx.ruleset
-    if w.reading.form == "chiitoitsu":
+def fu_breakdown(w: Win, is_pinfu: bool, itemise: bool = True) -> tuple[int, list[tuple[str, int]]]:
+    """(total rounded up to 10, [(item, fu), ...]). Seven pairs are a flat 25; a pinfu tsumo is a flat 20.
+    ``itemise=False``: the total only (the list is empty), for comparing readings."""
+    ctx = w.ctx
+    rules = ctx.ruleset
+    form = w.reading.form
+    if form == "chiitoitsu":
         return 25, [("seven pairs", 25)]
-    if w.reading.form == "kokushi":
+    if form == "kokushi":
         return 0, []
-    items = [("base (futei)", 20)]
-    if is_pinfu and w.ctx.tsumo:
+    items = [("base (futei)", 20)] if itemise else []
+    total = 20
+    if is_pinfu and ctx.tsumo:
         return 20, items
-    if w.closed and not w.ctx.tsumo:
-        items.append(("closed ron (menzen kafu)", 10))
+    if w.closed and not ctx.tsumo:
+        total += 10
+        if itemise:
+            items.append(("closed ron (menzen kafu)", 10))
     for g in w.sets:
         if g.shape != TRIPLET:
             continue
@@ -30,24 +36,34 @@ def fu_breakdown(w: Win, is_pinfu: bool) -> tuple[int, list[tuple[str, int]]]:
             fu *= 2
         if g.kan:
             fu *= 4
-        what = ("closed " if not g.open else "open ") + ("kan" if g.kan else "triplet")
-        items.append((f"{what} {KINDS[g.first] * (4 if g.kan else 3)}", fu))
+        total += fu
+        if itemise:
+            what = ("closed " if not g.open else "open ") + ("kan" if g.kan else "triplet")
+            items.append((f"{what} {KINDS[g.first] * (4 if g.kan else 3)}", fu))
     pair = w.pair.first
-    value = 0
-    if pair in (31, 32, 33):
-        value += 2
-    if pair == w.seat and pair == w.round:
-        value += rules.double_wind_pair_fu
-    elif pair in (w.seat, w.round):
-        value += 2
-    if value:
-        items.append((f"value pair {KINDS[pair] * 2}", value))
-    if w.reading.wait in WAIT_FU_NAMES:
-        items.append((WAIT_FU_NAMES[w.reading.wait], 2))
-    if w.ctx.tsumo and not is_pinfu and (rules.rinshan_tsumo_fu or not w.ctx.rinshan):
-        items.append(("tsumo", 2))
-    total = sum(fu for _, fu in items)
+    if pair >= 27:
+        value = 0
+        if pair >= 31:
+            value += 2
+        if pair == w.seat and pair == w.round:
+            value += rules.double_wind_pair_fu
+        elif pair == w.seat or pair == w.round:
+            value += 2
+        if value:
+            total += value
+            if itemise:
+                items.append((f"value pair {KINDS[pair] * 2}", value))
+    wait = w.reading.wait
+    if wait in WAIT_FU_NAMES:
+        total += 2
+        if itemise:
+            items.append((WAIT_FU_NAMES[wait], 2))
+    if ctx.tsumo and not is_pinfu and (rules.rinshan_tsumo_fu or not ctx.rinshan):
+        total += 2
+        if itemise:
+            items.append(("tsumo", 2))
     if total == 20 and not w.closed:
-        items.append(("open hand without fu (counted as 30)", 10))
         total = 30
+        if itemise:
+            items.append(("open hand without fu (counted as 30)", 10))
     return -(-total // 10) * 10, items

@@ -64,10 +64,27 @@ def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_
              rules: Ruleset, pao: str | None = None, pao_base: int = 0) -> list[Payment]:
     """Who pays what. ``pao`` is liable for ``pao_base`` of the base (the yakuman it fed): on a tsumo it
     pays that part alone (and the honba), on a ron it pays half of that part and the discarder the rest."""
+    if not pao:  # the usual case, spelt out: nearly every hand scored comes through here
+        if not tsumo:
+            ron = -(-base * (6 if dealer else 4) // 100) * 100
+            extra = rules.honba_ron * honba
+            return [Payment(win_from, ron, extra)] if ron or extra else []
+        players = rules.players
+        offsets = SOURCE_OFFSET[players]
+        extra = rules.honba_tsumo * honba
+        share = -(-base * 2 // 100) * 100 if dealer else -(-base // 100) * 100
+        dealer_share = -(-base * 2 // 100) * 100
+        north = 0
+        if players == 3 and not rules.tsumo_loss:  # the missing north's share, split in two
+            north = -(-(share // 2) // 100) * 100
+        out = []
+        for s, offset in offsets.items():
+            pts = (dealer_share if not dealer and (winner_wind + offset) % players == 0 else share) + north
+            if pts or extra:
+                out.append(Payment(s, pts, extra))
+        return out
     others = list(SOURCE_OFFSET[rules.players])
     pay: dict[str, list[int]] = {s: [0, 0] for s in others}
-    if not pao:
-        pao_base = 0
     normal = base - pao_base
     if tsumo:
         for s in others:

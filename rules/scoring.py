@@ -1,14 +1,14 @@
-"""Score a complete hand: try every reading, keep the one worth most (points, then han, then fu)."""
+"""Score a complete hand: try every reading, keep the one worth most (points, then a real yakuman over a counted
+one, then han, then fu)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from .context import Context
-from .decompose import readings
 from .fu import fu_breakdown
 from .points import Payment, base_points, limit_name, payments
-from .tiles import RED_FIVES, WIND_KIND, Hand, HandError, counts34, dora_from_indicator, kind
-from .yaku import Win, find_yaku, find_yakuman, pinfu
+from .tiles import _KIND_INDEX, WIND_KIND, Hand, HandError, dora_from_indicator
+from .yaku import Win, find_yaku, find_yakuman, hand_shape
 
 # Yakuman that a pao (liability) can attach to.
 PAO_YAKUMAN = ("daisangen", "daisuushii")
@@ -40,86 +40,104 @@ class WinResult:
         }
 
 
-def dora_count(tiles: list[str], indicators: tuple[str, ...], players: int) -> int:
-    dora = []
+# indicator code -> the kind it makes dora, four players and three (where 1m points to 9m)
+_DORA_OF = {t: dora_from_indicator(k) for t, k in _KIND_INDEX.items()}
+_DORA_OF_SANMA = {**_DORA_OF, "1m": 8}
+
+
+def _dora_in(counts: list[int], indicators: tuple[str, ...], players: int) -> int:
+    """How many dora the indicators make of tiles with these counts by kind."""
+    dora_of = _DORA_OF_SANMA if players == 3 else _DORA_OF
+    n = 0
     for t in indicators:
-        k = kind(t)
-        dora.append(8 if players == 3 and k == 0 else dora_from_indicator(k))  # sanma: 1m points to 9m
-    counts = counts34(tiles)
-    return sum(counts[d] for d in dora)
+        n += counts[dora_of[t]]
+    return n
 
 
 def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     """Score a 14-tile hand won on ``win_tile`` (which is among ``hand.concealed``)."""
-    if hand.size != 14:
+    tiles, melds = hand.concealed, hand.melds
+    if len(tiles) + 3 * len(melds) != 14:
         raise HandError(f"a winning hand has 14 tiles counting 3 per meld, this one has {hand.size}")
-    if win_tile not in hand.concealed:
+    if win_tile not in tiles:
         raise HandError(f"the winning tile {win_tile} must be among the concealed tiles")
     if not ctx.tsumo and ctx.win_from is None:
         raise HandError("a ron needs win_from: whose discard was won on (left, across or right)")
     rules = ctx.ruleset
-    win = kind(win_tile)
-    concealed = counts34(hand.concealed)
-    all_tiles = hand.all_tiles()
-    counts = counts34(all_tiles)
-    closed = hand.is_closed
+    shape = hand_shape(tiles, melds, win_tile, ctx.tsumo)
+    found = shape.readings
+    if not found:
+        raise HandError(f"{hand.notation()} is not a complete hand")
+    dora_lines, dora_han = _dora_lines(shape.counts, shape.red, ctx)
+    seat, round_wind = WIND_KIND[ctx.seat_wind], WIND_KIND[ctx.round_wind]
     best: tuple | None = None
-    for reading in readings(concealed, hand.melds, win, ctx.tsumo):
-        w = Win(reading, counts, concealed, win, closed, ctx)
+    itemise = len(found) == 1  # else the fu items are written for the best reading only
+    for rs in found:
+        w = Win(rs, shape, ctx, seat, round_wind)
         yakuman = find_yakuman(w)
-        is_pinfu = pinfu(w)
-        fu, fu_items = fu_breakdown(w, is_pinfu)
+        fu, fu_items = fu_breakdown(w, w.is_pinfu, itemise)
         if yakuman:
             yaku = [(name, 13 * mult) for name, mult in yakuman]
-            han, n_yakuman = 0, sum(m for _, m in yakuman)
+            han, n_yakuman = 0, sum([m for _, m in yakuman])
+            base = base_points(0, fu, n_yakuman, rules)
         else:
             yaku = find_yaku(w)
-            han, n_yakuman = sum(h for _, h in yaku), 0
-        base = base_points(han + _dora_han(all_tiles, ctx) if yaku and not yakuman else han, fu, n_yakuman, rules)
-        key = (bool(yaku), base, han, fu)
+            han, n_yakuman = sum([h for _, h in yaku]), 0
+            base = base_points(han + dora_han, fu, 0, rules) if yaku else 0
+        # Equal value: a real yakuman beats a counted (kazoe) one (33344405566677m tsumo with riichi and dora
+        # is suuankou, not 14 han of chinitsu and iipeikou: rules/DIFFERENCES.md, fix 1).
+        key = (bool(yaku), base, n_yakuman, han, fu)
         if best is None or key > best[0]:
-            best = (key, reading, yaku, yakuman, fu, fu_items)
-    if best is None:
-        raise HandError(f"{hand.notation()} is not a complete hand")
-    (has_yaku, _, _, _), reading, yaku, yakuman, fu, fu_items = best
-    lines = list(yaku)
-    if has_yaku and not yakuman:
-        lines += _dora_lines(all_tiles, ctx)
-    han = 0 if yakuman else sum(h for _, h in lines)
-    n_yakuman = sum(m for _, m in yakuman)
-    limit = limit_name(han, fu, n_yakuman, rules) if has_yaku else ""
-    base = base_points(han, fu, n_yakuman, rules) if has_yaku else 0
-    pao_base = 8000 * sum(m for name, m in yakuman if name in PAO_YAKUMAN) if ctx.pao and rules.pao else 0
+            best = (key, w, yaku, yakuman, fu, fu_items)
+    (has_yaku, base, n_yakuman, han, _), w, yaku, yakuman, fu, fu_items = best
+    reading = w.reading
+    if not itemise:
+        fu, fu_items = fu_breakdown(w, w.is_pinfu)
+    if not has_yaku:
+        return WinResult(
+            yaku=(), han=0, fu=fu, fu_items=tuple(fu_items), yakuman=0, limit="", points=0, payments=(),
+            winner_gain=0, reading=reading.form, wait=reading.wait, valid=False,
+            notes=("complete, but no yaku: dora alone cannot win",),
+        )
+    if not yakuman:
+        yaku = yaku + dora_lines
+        han += dora_han
+    limit = limit_name(han, fu, n_yakuman, rules)
+    pao_base = 8000 * sum([m for name, m in yakuman if name in PAO_YAKUMAN]) if ctx.pao and rules.pao else 0
     honba, sticks = (0, 0) if ctx.other_winner_nearer else (ctx.honba, ctx.riichi_sticks)
-    pays = payments(base, ctx.dealer, ctx.tsumo, ctx.win_from, WIND_KIND[ctx.seat_wind] - 27, honba, rules,
-                    ctx.pao if pao_base else None, pao_base) if has_yaku else []
-    points = sum(p.points for p in pays)
-    notes = () if has_yaku else ("complete, but no yaku: dora alone cannot win",)
+    pays = payments(base, ctx.seat_wind == "E", ctx.tsumo, ctx.win_from, seat - 27, honba, rules,
+                    ctx.pao if pao_base else None, pao_base)
+    points = gain = 0
+    for p in pays:
+        points += p.points
+        gain += p.honba
     return WinResult(
-        yaku=tuple(lines), han=han, fu=fu, fu_items=tuple(fu_items), yakuman=n_yakuman, limit=limit,
-        points=points, payments=tuple(pays),
-        winner_gain=(points + sum(p.honba for p in pays) + 1000 * sticks) if has_yaku else 0,
-        reading=reading.form, wait=reading.wait, valid=has_yaku, notes=notes,
+        yaku=tuple(yaku), han=han, fu=fu, fu_items=tuple(fu_items), yakuman=n_yakuman, limit=limit,
+        points=points, payments=tuple(pays), winner_gain=points + gain + 1000 * sticks,
+        reading=reading.form, wait=reading.wait, valid=True, notes=(),
     )
 
 
-def _dora_lines(tiles: list[str], ctx: Context) -> list[tuple[str, int]]:
+def _dora_lines(counts: list[int], red: int, ctx: Context) -> tuple[list[tuple[str, int]], int]:
+    """Dora, red fives, ura dora (riichi) and kita lines, and their han: the same for every reading of a hand."""
     rules = ctx.ruleset
+    players = rules.players
+    kita = ctx.kita
+    if kita:  # a north set aside is a dora tile for the dora and ura indicators (west indicator: +1 each)
+        counts = counts[:]
+        counts[30] += kita
     lines = []
-    dora = dora_count(tiles, ctx.dora_indicators, rules.players)
-    if ctx.kita:
-        dora += dora_count(["4z"] * ctx.kita, ctx.dora_indicators, rules.players)
+    dora = _dora_in(counts, ctx.dora_indicators, players)
     if dora:
         lines.append(("dora", dora))
-    red = sum(1 for t in tiles if t in RED_FIVES)
     if red:
         lines.append(("aka dora", red))
+    total = dora + red
     if ctx.riichi and rules.ura_dora:
-        lines.append(("ura dora", dora_count(tiles, ctx.ura_indicators, rules.players)))
-    if ctx.kita:
-        lines.append(("kita", ctx.kita))
-    return lines
-
-
-def _dora_han(tiles: list[str], ctx: Context) -> int:
-    return sum(h for _, h in _dora_lines(tiles, ctx))
+        ura = _dora_in(counts, ctx.ura_indicators, players)
+        lines.append(("ura dora", ura))
+        total += ura
+    if kita:
+        lines.append(("kita", kita))
+        total += kita
+    return lines, total

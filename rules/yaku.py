@@ -1,19 +1,22 @@
-"""Yaku: one small predicate per yaku, han values in one table.
+"""Yaku: which yaku a reading of a complete hand has, han values in one table.
 
-Each predicate takes a :class:`Win` (one reading of a complete hand plus its context) and says whether the
-yaku applies. ``HAN`` gives (closed han, open han); open ``None`` means closed only. Yakuman are in
-``YAKUMAN`` with their multiple (a double yakuman counts 2 where the ruleset allows it).
-Names follow the usual romanisation, as Tenhou's records do.
+``HAN`` gives every ordinary yaku's (closed han, open han); open ``None`` means closed only. ``YAKUMAN`` gives
+every yakuman and whether it counts double where the ruleset has double yakuman. Both tables are in the order
+the yaku are listed in a result. Names follow the usual romanisation, as Tenhou's records do.
+
+Scoring tries every reading of a hand, so the work is split: :class:`HandShape` holds what the tiles alone
+decide -- the kinds present, the honour sets (an honour is a triplet or the pair in every regular reading), the
+readings with their groups sorted out -- and is cached by :func:`hand_shape`; :class:`Win` puts one reading
+together with the context (winds, tsumo, table events). :func:`find_yaku` and :func:`find_yakuman` read a
+``Win``; each yaku's rule is written out there, in table order.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
+from functools import lru_cache
 
 from .context import Context
-from .decompose import PAIR, RUN, RYANMEN, TANKI, TRIPLET, Group, Reading
-from .tiles import TERMINALS_AND_HONORS, WIND_KIND
+from .decompose import PAIR, RUN, RYANMEN, TANKI, Reading, readings
+from .tiles import _KIND_INDEX, TERMINALS_AND_HONORS, Meld
 
 DRAGONS = (31, 32, 33)
 WIND_KINDS = (27, 28, 29, 30)
@@ -21,286 +24,365 @@ GREEN = frozenset([19, 20, 21, 23, 25, 32])  # 2s 3s 4s 6s 8s hatsu
 TERMINALS = frozenset([0, 8, 9, 17, 18, 26])
 WIND_NAMES = {27: "east", 28: "south", 29: "west", 30: "north"}
 
+# name -> (closed han, open han or None for closed-only), in the order results list them
+HAN: dict[str, tuple[int, int | None]] = {
+    "menzen tsumo": (1, None),  # 門前清自摸和: closed hand, self-drawn
+    "riichi": (1, None),
+    "ippatsu": (1, None),
+    "chankan": (1, 1),
+    "rinshan kaihou": (1, 1),
+    "haitei": (1, 1),  # not on a rinshan draw
+    "houtei": (1, 1),
+    "pinfu": (1, None),  # 平和: four runs, a pair worth no fu, a two-sided wait
+    "tanyao": (1, 1),  # 断幺九: simples only (open only where kuitan is played)
+    "iipeikou": (1, None),  # 一盃口: two identical runs
+    **{f"seat wind {WIND_NAMES[k]}": (1, 1) for k in WIND_KINDS},
+    **{f"round wind {WIND_NAMES[k]}": (1, 1) for k in WIND_KINDS},
+    "haku": (1, 1),
+    "hatsu": (1, 1),
+    "chun": (1, 1),
+    "double riichi": (2, None),
+    "chiitoitsu": (2, None),
+    "chanta": (2, 1),  # 混全帯幺九: every group holds a terminal or honour; a run and an honour
+    "ittsu": (2, 1),  # 一気通貫: 123 456 789 of one suit
+    "sanshoku doujun": (2, 1),  # 三色同順: one run in all three suits
+    "sanshoku doukou": (2, 2),  # 三色同刻: one triplet in all three suits
+    "sankantsu": (2, 2),
+    "toitoi": (2, 2),  # 対々和: four triplets or quads
+    "sanankou": (2, 2),  # 三暗刻: three concealed triplets (one completed by ron is not concealed)
+    "shousangen": (2, 2),  # 小三元: two dragon triplets and a dragon pair
+    "honroutou": (2, 2),  # 混老頭: terminals and honours only, both present
+    "ryanpeikou": (3, None),  # 二盃口: two pairs of identical runs
+    "junchan": (3, 2),  # 純全帯幺九: every group holds a terminal, with a run
+    "honitsu": (3, 2),  # 混一色: one suit plus honours
+    "chinitsu": (6, 5),  # 清一色: one suit, no honours
+    "renhou": (5, None),  # where the ruleset pays renhou as a mangan
+}
 
-@dataclass
+# A yaku that a stronger one replaces is never found with it: find_yaku's rules for iipeikou and ryanpeikou,
+# chanta and junchan, honitsu and chinitsu, riichi and double riichi exclude each other.
+_CLOSED_HAN = {name: closed for name, (closed, _) in HAN.items()}
+_OPEN_HAN = {name: open_ for name, (_, open_) in HAN.items() if open_ is not None}
+
+# name -> counts double where the ruleset has double yakuman, in the order results list them
+YAKUMAN: dict[str, bool] = {
+    "kokushi musou": False,
+    "kokushi musou 13-sided": True,  # the thirteen tiles before the win were all thirteen kinds
+    "suuankou": False,  # four concealed triplets
+    "suuankou tanki": True,  # ... won on the pair
+    "daisangen": False,
+    "shousuushii": False,  # three wind triplets and a wind pair
+    "daisuushii": True,
+    "tsuuiisou": False,
+    "chinroutou": False,
+    "ryuuiisou": False,  # 2 3 4 6 8 sou and hatsu only
+    "chuuren poutou": False,  # closed, one suit: 1112345678999 plus one
+    "junsei chuuren poutou": True,  # ... and the thirteen before the win were exactly 1112345678999
+    "suukantsu": False,
+    "tenhou": False,
+    "chiihou": False,
+    "renhou": False,  # where the ruleset makes renhou a yakuman
+}
+
+_SEAT_NAMES = {k: f"seat wind {WIND_NAMES[k]}" for k in WIND_KINDS}
+_ROUND_NAMES = {k: f"round wind {WIND_NAMES[k]}" for k in WIND_KINDS}
+_DRAGON_NAMES = {31: "haku", 32: "hatsu", 33: "chun"}
+
+# Per tile code: its kind and a bit mask of what it is, so one pass over the tiles finds what all of them
+# are (AND of the masks) and what any of them is (OR).
+_TERMINAL_OR_HONOUR, _TERMINAL, _GREEN, _HONOUR = 1, 2, 4, 8
+_SUIT_BITS = (16, 32, 64)  # man, pin, sou
+
+
+def _tile_mask(k: int) -> int:
+    return ((_TERMINAL_OR_HONOUR if k in TERMINALS_AND_HONORS else 0) | (_TERMINAL if k in TERMINALS else 0)
+            | (_GREEN if k in GREEN else 0) | (_HONOUR if k >= 27 else _SUIT_BITS[k // 9]))
+
+
+_TILE_INFO = {t: (k, _tile_mask(k)) for t, k in _KIND_INDEX.items()}
+_SUITS_OF_BITS = [tuple(i for i in range(3) if b >> i & 1) for b in range(8)]  # suit bits -> the suits
+_ALL_BITS = 127
+
+
+class ReadingShape:
+    """One reading's groups sorted out: its sets, pair, runs (their first kinds) and triplets (quads too)."""
+
+    __slots__ = ("reading", "regular", "sets", "pair", "runs", "triplets", "concealed_triplets")
+
+    def __init__(self, reading: Reading):
+        self.reading = reading
+        self.regular = reading.form == "regular"
+        sets, runs, triplets = [], [], []
+        pair = None
+        concealed_triplets = 0
+        for g in reading.groups:
+            shape = g.shape
+            if shape == PAIR:
+                if pair is None:
+                    pair = g
+                continue
+            sets.append(g)
+            if shape == RUN:
+                runs.append(g.first)
+            else:
+                triplets.append(g)
+                if not g.open:
+                    concealed_triplets += 1
+        self.sets = tuple(sets)
+        self.pair = pair
+        self.runs = tuple(runs)
+        self.triplets = tuple(triplets)
+        self.concealed_triplets = concealed_triplets
+
+
+class HandShape:
+    """What every reading of one hand shares, and the readings: the tiles by kind, whether the hand is closed,
+    what kinds of tiles it holds, its honour sets. It depends on the tiles, the winning tile and whether the
+    win was a tsumo (a triplet completed by ron is open), not on the rest of the context: see
+    :func:`hand_shape`, which caches it. Its lists are shared: never change them."""
+
+    __slots__ = ("counts", "concealed", "win", "closed", "n_suits", "has_honor", "simples_only",
+                 "terminals_honours_only", "all_honours", "all_terminals", "all_green", "red", "n_kans",
+                 "honour_triplets", "dragon_triplets", "wind_triplets", "chuuren", "maybe_yakuman", "readings")
+
+    def __init__(self, concealed_tiles: tuple[str, ...], melds: tuple[Meld, ...], win_tile: str, tsumo: bool):
+        info = _TILE_INFO
+        concealed = [0] * 34
+        any_bits, all_bits = 0, _ALL_BITS
+        for t in concealed_tiles:
+            k, bits = info[t]
+            concealed[k] += 1
+            any_bits |= bits
+            all_bits &= bits
+        counts = concealed[:] if melds else concealed
+        red = concealed_tiles.count("0m") + concealed_tiles.count("0p") + concealed_tiles.count("0s")
+        closed = True
+        n_kans = 0
+        for m in melds:
+            if m.kind != "ankan":
+                closed = False
+            if len(m.tiles) == 4:
+                n_kans += 1
+            for t in m.tiles:
+                k, bits = info[t]
+                counts[k] += 1
+                any_bits |= bits
+                all_bits &= bits
+                if t[0] == "0":
+                    red += 1
+        self.counts = counts  # every tile of the hand, melds included, by kind
+        self.concealed = concealed  # concealed tiles including the winning tile
+        self.win = win = _KIND_INDEX[win_tile]
+        self.closed = closed
+        self.red = red
+        suits = _SUITS_OF_BITS[any_bits >> 4 & 7]
+        self.n_suits = len(suits)
+        self.has_honor = has_honor = bool(any_bits & _HONOUR)
+        self.simples_only = not any_bits & _TERMINAL_OR_HONOUR
+        self.terminals_honours_only = bool(all_bits & _TERMINAL_OR_HONOUR)
+        self.all_honours = all_honours = bool(all_bits & _HONOUR)
+        self.all_terminals = all_terminals = bool(all_bits & _TERMINAL)
+        self.all_green = all_green = bool(all_bits & _GREEN)
+        self.n_kans = n_kans
+        # In a regular reading an honour is a triplet (3 or 4 tiles) or the pair (2).
+        self.honour_triplets = honours = tuple(k for k in range(27, 34) if counts[k] >= 3) if has_honor else ()
+        self.dragon_triplets = dragons = sum(1 for k in honours if k >= 31)
+        self.wind_triplets = winds = len(honours) - dragons
+        self.chuuren = chuuren = None
+        if not melds and len(suits) == 1 and not has_honor:  # closed, no kan, one suit
+            s = suits[0] * 9
+            c = concealed[s:s + 9]
+            if c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c[1:8]):  # 1112345678999 plus one tile
+                c[win % 9] -= 1
+                self.chuuren = chuuren = "pure" if c == [3, 1, 1, 1, 1, 1, 1, 1, 3] else "plain"
+        # Whether a yakuman the tiles alone make (not kokushi or suuankou, read from the reading) is possible.
+        self.maybe_yakuman = bool(all_honours or all_terminals or all_green or chuuren or n_kans == 4
+                                  or dragons == 3 or winds >= 3)
+        self.readings = tuple(ReadingShape(r) for r in readings(concealed, melds, win, tsumo))
+
+
+@lru_cache(maxsize=8192)
+def hand_shape(concealed_tiles: tuple[str, ...], melds: tuple[Meld, ...], win_tile: str, tsumo: bool) -> HandShape:
+    """The :class:`HandShape` of a hand, cached: the same hand is often scored again (every wait of a hand
+    is scored for ron and tsumo, a camera reads the same table frame after frame)."""
+    return HandShape(concealed_tiles, melds, win_tile, tsumo)
+
+
 class Win:
-    reading: Reading
-    counts: list[int]  # every tile of the hand, melds included, by kind
-    concealed: list[int]  # concealed tiles including the winning tile
-    win: int
-    closed: bool
-    ctx: Context
+    """One reading of a complete hand, with the hand's shared facts and the context it is scored in."""
 
-    def __post_init__(self) -> None:
-        self.sets = [g for g in self.reading.groups if g.shape != PAIR]
-        self.pair = next((g for g in self.reading.groups if g.shape == PAIR), None)
-        self.runs = [g for g in self.sets if g.shape == RUN]
-        self.triplets = [g for g in self.sets if g.shape == TRIPLET]
-        self.seat = WIND_KIND[self.ctx.seat_wind]
-        self.round = WIND_KIND[self.ctx.round_wind]
-        self.kinds = [k for k in range(34) if self.counts[k]]
+    __slots__ = ("reading", "hand", "ctx", "closed", "regular", "sets", "pair", "runs", "triplets",
+                 "concealed_triplets", "seat", "round", "is_pinfu")
 
-    @property
-    def regular(self) -> bool:
-        return self.reading.form == "regular"
-
-    def value_kinds(self) -> set[int]:
-        """Pair kinds that make a pair worth fu and a hand not pinfu: dragons, seat and round wind."""
-        return {31, 32, 33, self.seat, self.round}
+    def __init__(self, rs: ReadingShape, hand: HandShape, ctx: Context, seat: int, round_wind: int):
+        self.reading = rs.reading
+        self.hand = hand
+        self.ctx = ctx
+        self.closed = hand.closed
+        self.seat = seat
+        self.round = round_wind
+        self.regular = rs.regular
+        self.sets = rs.sets
+        self.pair = rs.pair
+        self.runs = rs.runs  # first kinds of the runs
+        self.triplets = rs.triplets  # triplet and quad groups
+        self.concealed_triplets = rs.concealed_triplets
+        self.is_pinfu = pinfu(self)
 
 
-def _suits(w: Win) -> set[int]:
-    return {k // 9 for k in w.kinds if k < 27}
-
-
-def _has_honor(w: Win) -> bool:
-    return any(k >= 27 for k in w.kinds)
-
-
-def _all_groups_have(w: Win, allowed: frozenset[int]) -> bool:
-    return w.regular and all(any(k in allowed for k in g.kinds) for g in w.reading.groups)
-
-
-# --- situational ---
-def riichi(w: Win) -> bool: return w.ctx.riichi and not w.ctx.double_riichi
-def double_riichi(w: Win) -> bool: return w.ctx.double_riichi
-def ippatsu(w: Win) -> bool: return w.ctx.ippatsu and w.ctx.ruleset.ippatsu
-def menzen_tsumo(w: Win) -> bool: return w.closed and w.ctx.tsumo
-def haitei(w: Win) -> bool: return w.ctx.haitei and not w.ctx.rinshan
-def houtei(w: Win) -> bool: return w.ctx.houtei
-def rinshan_kaihou(w: Win) -> bool: return w.ctx.rinshan
-def chankan(w: Win) -> bool: return w.ctx.chankan
-
-
-# --- shape ---
 def pinfu(w: Win) -> bool:
     """平和: closed, four runs, a pair worth no fu, an open (two-sided) wait."""
     if not (w.closed and w.regular and len(w.runs) == 4 and w.reading.wait == RYANMEN):
         return False
-    if w.pair.first in w.value_kinds():
+    p = w.pair.first
+    if p >= 31 or p == w.seat or p == w.round:
         return False
     return w.ctx.ruleset.pinfu_tsumo or not w.ctx.tsumo
 
 
-def tanyao(w: Win) -> bool:
-    """断幺九: simples only (open too where kuitan is played)."""
-    return (w.closed or w.ctx.ruleset.kuitan) and not any(k in TERMINALS_AND_HONORS for k in w.kinds)
+def _identical_run_pairs(runs: list[int]) -> int:
+    """How many pairs of identical runs (one of a run's copies pairs once)."""
+    r = sorted(runs)
+    pairs, i = 0, 0
+    while i < len(r) - 1:
+        if r[i] == r[i + 1]:
+            pairs += 1
+            i += 2
+        else:
+            i += 1
+    return pairs
 
 
-def _identical_run_pairs(w: Win) -> int:
-    return sum(n // 2 for n in Counter(g.first for g in w.runs).values())
+def _every_group_has(w: Win, allowed: frozenset[int]) -> bool:
+    for g in w.reading.groups:
+        f = g.first
+        if not (f in allowed or (g.shape == RUN and f + 2 in allowed)):  # a run's terminal is at an end
+            return False
+    return True
 
 
-def iipeikou(w: Win) -> bool:
-    """一盃口: two identical runs, closed hand."""
-    return w.closed and w.regular and _identical_run_pairs(w) == 1
-
-
-def ryanpeikou(w: Win) -> bool:
-    """二盃口: two pairs of identical runs, closed hand."""
-    return w.closed and w.regular and _identical_run_pairs(w) == 2
-
-
-def sanshoku_doujun(w: Win) -> bool:
-    """三色同順: the same run in all three suits."""
-    starts = {g.first for g in w.runs}
-    return any(r in starts and r + 9 in starts and r + 18 in starts for r in range(7))
-
-
-def sanshoku_doukou(w: Win) -> bool:
-    """三色同刻: the same triplet in all three suits."""
-    t = {g.first for g in w.triplets}
-    return any(r in t and r + 9 in t and r + 18 in t for r in range(9))
-
-
-def ittsu(w: Win) -> bool:
-    """一気通貫: 123, 456 and 789 of one suit."""
-    starts = {g.first for g in w.runs}
-    return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
-
-
-def toitoi(w: Win) -> bool:
-    """対々和: four triplets or quads."""
-    return w.regular and len(w.triplets) == 4
-
-
-def _concealed_triplets(w: Win) -> int:
-    return sum(1 for g in w.triplets if not g.open)
-
-
-def sanankou(w: Win) -> bool:
-    """三暗刻: three concealed triplets (a triplet completed by ron is not concealed)."""
-    return _concealed_triplets(w) == 3
-
-
-def sankantsu(w: Win) -> bool:
-    return sum(1 for g in w.sets if g.kan) == 3
-
-
-def chanta(w: Win) -> bool:
-    """混全帯幺九: every set and the pair hold a terminal or honour, with a run and an honour."""
-    return _all_groups_have(w, TERMINALS_AND_HONORS) and bool(w.runs) and _has_honor(w)
-
-
-def junchan(w: Win) -> bool:
-    """純全帯幺九: every set and the pair hold a terminal, with a run, no honours."""
-    return _all_groups_have(w, TERMINALS) and bool(w.runs)
-
-
-def honroutou(w: Win) -> bool:
-    """混老頭: terminals and honours only, both present."""
-    return all(k in TERMINALS_AND_HONORS for k in w.kinds) and _has_honor(w) and any(k < 27 for k in w.kinds)
-
-
-def shousangen(w: Win) -> bool:
-    """小三元: two dragon triplets and a dragon pair."""
-    return w.regular and sum(1 for g in w.triplets if g.first in DRAGONS) == 2 and w.pair.first in DRAGONS
-
-
-def honitsu(w: Win) -> bool:
-    """混一色: one suit plus honours."""
-    return len(_suits(w)) == 1 and _has_honor(w)
-
-
-def chinitsu(w: Win) -> bool:
-    """清一色: one suit, no honours."""
-    return len(_suits(w)) == 1 and not _has_honor(w)
-
-
-def chiitoitsu(w: Win) -> bool:
-    return w.reading.form == "chiitoitsu"
-
-
-def _yakuhai(kind: int, seat_or_round: str) -> Callable[[Win], bool]:
-    def check(w: Win) -> bool:
-        target = w.seat if seat_or_round == "seat" else w.round if seat_or_round == "round" else kind
-        return (seat_or_round not in ("seat", "round") or target == kind) and any(g.first == kind for g in w.triplets)
-    return check
-
-
-# --- yakuman ---
-def kokushi_musou(w: Win) -> bool: return w.reading.form == "kokushi" and w.reading.wait != "thirteen-sided"
-def kokushi_musou_13(w: Win) -> bool: return w.reading.form == "kokushi" and w.reading.wait == "thirteen-sided"
-def suuankou(w: Win) -> bool: return _concealed_triplets(w) == 4 and w.reading.wait != TANKI
-def suuankou_tanki(w: Win) -> bool: return _concealed_triplets(w) == 4 and w.reading.wait == TANKI
-def daisangen(w: Win) -> bool: return sum(1 for g in w.triplets if g.first in DRAGONS) == 3
-
-
-def shousuushii(w: Win) -> bool:
-    return w.regular and sum(1 for g in w.triplets if g.first in WIND_KINDS) == 3 and w.pair.first in WIND_KINDS
-
-
-def daisuushii(w: Win) -> bool: return sum(1 for g in w.triplets if g.first in WIND_KINDS) == 4
-def tsuuiisou(w: Win) -> bool: return all(k >= 27 for k in w.kinds)
-def chinroutou(w: Win) -> bool: return all(k in TERMINALS for k in w.kinds)
-def ryuuiisou(w: Win) -> bool: return all(k in GREEN for k in w.kinds)
-def suukantsu(w: Win) -> bool: return sum(1 for g in w.sets if g.kan) == 4
-
-
-def _chuuren_counts(w: Win) -> list[int] | None:
-    suits = _suits(w)
-    if not w.closed or len(suits) != 1 or _has_honor(w) or any(g.called for g in w.sets):
-        return None
-    s = suits.pop() * 9
-    c = w.concealed[s:s + 9]
-    if c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c[1:8]):
-        return c
-    return None
-
-
-def _chuuren_pure(w: Win) -> bool:
-    """Nine-sided: the thirteen tiles before the win were exactly 1112345678999."""
-    c = list(_chuuren_counts(w))
-    c[w.win % 9] -= 1
-    return c == [3, 1, 1, 1, 1, 1, 1, 1, 3]
-
-
-def chuuren_poutou(w: Win) -> bool: return _chuuren_counts(w) is not None and not _chuuren_pure(w)
-def junsei_chuuren_poutou(w: Win) -> bool: return _chuuren_counts(w) is not None and _chuuren_pure(w)
-def tenhou(w: Win) -> bool: return w.ctx.tenhou
-def chiihou(w: Win) -> bool: return w.ctx.chiihou
-def renhou_yakuman(w: Win) -> bool: return w.ctx.renhou and w.ctx.ruleset.renhou == "yakuman"
-def renhou_mangan(w: Win) -> bool: return w.ctx.renhou and w.ctx.ruleset.renhou == "mangan"
-
-
-# name -> (predicate, closed han, open han or None for closed-only)
-HAN: dict[str, tuple[Callable[[Win], bool], int, int | None]] = {
-    "menzen tsumo": (menzen_tsumo, 1, None),
-    "riichi": (riichi, 1, None),
-    "ippatsu": (ippatsu, 1, None),
-    "chankan": (chankan, 1, 1),
-    "rinshan kaihou": (rinshan_kaihou, 1, 1),
-    "haitei": (haitei, 1, 1),
-    "houtei": (houtei, 1, 1),
-    "pinfu": (pinfu, 1, None),
-    "tanyao": (tanyao, 1, 1),
-    "iipeikou": (iipeikou, 1, None),
-    **{f"seat wind {WIND_NAMES[k]}": (_yakuhai(k, "seat"), 1, 1) for k in WIND_KINDS},
-    **{f"round wind {WIND_NAMES[k]}": (_yakuhai(k, "round"), 1, 1) for k in WIND_KINDS},
-    "haku": (_yakuhai(31, "dragon"), 1, 1),
-    "hatsu": (_yakuhai(32, "dragon"), 1, 1),
-    "chun": (_yakuhai(33, "dragon"), 1, 1),
-    "double riichi": (double_riichi, 2, None),
-    "chiitoitsu": (chiitoitsu, 2, None),
-    "chanta": (chanta, 2, 1),
-    "ittsu": (ittsu, 2, 1),
-    "sanshoku doujun": (sanshoku_doujun, 2, 1),
-    "sanshoku doukou": (sanshoku_doukou, 2, 2),
-    "sankantsu": (sankantsu, 2, 2),
-    "toitoi": (toitoi, 2, 2),
-    "sanankou": (sanankou, 2, 2),
-    "shousangen": (shousangen, 2, 2),
-    "honroutou": (honroutou, 2, 2),
-    "ryanpeikou": (ryanpeikou, 3, None),
-    "junchan": (junchan, 3, 2),
-    "honitsu": (honitsu, 3, 2),
-    "chinitsu": (chinitsu, 6, 5),
-    "renhou": (renhou_mangan, 5, None),
-}
-
-# A yaku that a stronger one replaces.
-SUPERSEDED_BY = {
-    "iipeikou": "ryanpeikou", "chanta": "junchan", "honitsu": "chinitsu", "riichi": "double riichi",
-}
-
-# name -> (predicate, multiple, counts double only where the ruleset has double yakuman)
-YAKUMAN: dict[str, tuple[Callable[[Win], bool], bool]] = {
-    "kokushi musou": (kokushi_musou, False),
-    "kokushi musou 13-sided": (kokushi_musou_13, True),
-    "suuankou": (suuankou, False),
-    "suuankou tanki": (suuankou_tanki, True),
-    "daisangen": (daisangen, False),
-    "shousuushii": (shousuushii, False),
-    "daisuushii": (daisuushii, True),
-    "tsuuiisou": (tsuuiisou, False),
-    "chinroutou": (chinroutou, False),
-    "ryuuiisou": (ryuuiisou, False),
-    "chuuren poutou": (chuuren_poutou, False),
-    "junsei chuuren poutou": (junsei_chuuren_poutou, True),
-    "suukantsu": (suukantsu, False),
-    "tenhou": (tenhou, False),
-    "chiihou": (chiihou, False),
-    "renhou": (renhou_yakuman, False),
-}
+def find_yaku(w: Win) -> list[tuple[str, int]]:
+    """Ordinary yaku of this reading with their han (open values for an open hand), in ``HAN`` order."""
+    h, ctx = w.hand, w.ctx
+    rules = ctx.ruleset
+    closed, regular, runs, triplets = w.closed, w.regular, w.runs, w.triplets
+    names: list[str] = []
+    add = names.append
+    if closed and ctx.tsumo:
+        add("menzen tsumo")
+    if ctx.riichi and not ctx.double_riichi:
+        add("riichi")
+    if ctx.ippatsu and rules.ippatsu:
+        add("ippatsu")
+    if ctx.chankan:
+        add("chankan")
+    if ctx.rinshan:
+        add("rinshan kaihou")
+    if ctx.haitei and not ctx.rinshan:
+        add("haitei")
+    if ctx.houtei:
+        add("houtei")
+    if w.is_pinfu:
+        add("pinfu")
+    if h.simples_only and (closed or rules.kuitan):
+        add("tanyao")
+    peikou = _identical_run_pairs(runs) if closed and len(runs) >= 2 else 0
+    if peikou == 1:
+        add("iipeikou")
+    if regular and h.honour_triplets:  # yakuhai
+        for k in h.honour_triplets:
+            if k == w.seat:
+                add(_SEAT_NAMES[k])
+        for k in h.honour_triplets:
+            if k == w.round:
+                add(_ROUND_NAMES[k])
+        for k in h.honour_triplets:
+            if k >= 31:
+                add(_DRAGON_NAMES[k])
+    if ctx.double_riichi:
+        add("double riichi")
+    if w.reading.form == "chiitoitsu":
+        add("chiitoitsu")
+    if runs:  # only a regular reading has runs
+        if h.has_honor and not h.simples_only and _every_group_has(w, TERMINALS_AND_HONORS):
+            add("chanta")
+        if len(runs) >= 3:
+            starts = set(runs)
+            for s in (0, 9, 18):
+                if s in starts and s + 3 in starts and s + 6 in starts:
+                    add("ittsu")
+            for r in starts:
+                if r < 9 and r + 9 in starts and r + 18 in starts:
+                    add("sanshoku doujun")
+                    break
+    if len(triplets) >= 3:
+        t = {g.first for g in triplets}
+        for r in t:
+            if r < 9 and r + 9 in t and r + 18 in t:
+                add("sanshoku doukou")
+                break
+    if h.n_kans == 3:
+        add("sankantsu")
+    if regular and len(triplets) == 4:
+        add("toitoi")
+    if w.concealed_triplets == 3:
+        add("sanankou")
+    if regular and h.dragon_triplets == 2 and w.pair.first >= 31:
+        add("shousangen")
+    if h.terminals_honours_only and h.has_honor and not h.all_honours:
+        add("honroutou")
+    if peikou == 2:
+        add("ryanpeikou")
+    if runs and not h.has_honor and not h.simples_only and _every_group_has(w, TERMINALS):
+        add("junchan")
+    if h.n_suits == 1:
+        add("honitsu" if h.has_honor else "chinitsu")
+    if ctx.renhou and rules.renhou == "mangan":
+        add("renhou")
+    if closed:
+        return [(name, _CLOSED_HAN[name]) for name in names]
+    table = _OPEN_HAN
+    return [(name, table[name]) for name in names if name in table]
 
 
 def find_yakuman(w: Win) -> list[tuple[str, int]]:
     """Yakuman of this reading with their multiple (1, or 2 for a double yakuman where allowed)."""
-    rules = w.ctx.ruleset
-    found = [(name, 2 if double and rules.double_yakuman else 1) for name, (pred, double) in YAKUMAN.items() if pred(w)]
-    if found and not rules.yakuman_stacking:
+    h, ctx = w.hand, w.ctx
+    names: list[str] = []
+    add = names.append
+    form = w.reading.form
+    if form == "kokushi":
+        add("kokushi musou 13-sided" if w.reading.wait == "thirteen-sided" else "kokushi musou")
+    if w.concealed_triplets == 4:
+        add("suuankou tanki" if w.reading.wait == TANKI else "suuankou")
+    if h.maybe_yakuman or ctx.tenhou or ctx.chiihou or ctx.renhou:
+        if form == "regular":
+            if h.dragon_triplets == 3:
+                add("daisangen")
+            if h.wind_triplets == 3 and 27 <= w.pair.first <= 30:
+                add("shousuushii")
+            if h.wind_triplets == 4:
+                add("daisuushii")
+        if h.all_honours:
+            add("tsuuiisou")
+        if h.all_terminals:
+            add("chinroutou")
+        if h.all_green:
+            add("ryuuiisou")
+        if h.chuuren:
+            add("junsei chuuren poutou" if h.chuuren == "pure" else "chuuren poutou")
+        if h.n_kans == 4:
+            add("suukantsu")
+        if ctx.tenhou:
+            add("tenhou")
+        if ctx.chiihou:
+            add("chiihou")
+        if ctx.renhou and ctx.ruleset.renhou == "yakuman":
+            add("renhou")
+    if not names:
+        return []
+    rules = ctx.ruleset
+    found = [(name, 2 if YAKUMAN[name] and rules.double_yakuman else 1) for name in names]
+    if not rules.yakuman_stacking:
         found = [max(found, key=lambda x: x[1])]
     return found
-
-
-def find_yaku(w: Win) -> list[tuple[str, int]]:
-    """Ordinary yaku of this reading with their han (open values for an open hand)."""
-    found = {}
-    for name, (pred, closed_han, open_han) in HAN.items():
-        han = closed_han if w.closed else open_han
-        if han is not None and pred(w):
-            found[name] = han
-    for weaker, stronger in SUPERSEDED_BY.items():
-        if stronger in found:
-            found.pop(weaker, None)
-    return list(found.items())
