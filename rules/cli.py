@@ -21,7 +21,7 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--win", help="the winning tile (for a 14-tile hand; default: the reading worth most)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
-    how.add_argument("--ron", choices=SOURCES, default=None, help="won on the discard of this player")
+    how.add_argument("--ron", choices=SOURCES, default=None, help="won on the discard of this player (default for 14 tiles without --tsumo: left)")
     p.add_argument("--seat", choices=WINDS, default="E", help="seat wind (east = dealer)")
     p.add_argument("--round", choices=WINDS, default="E", help="round wind")
     p.add_argument("--dora", default="", help="dora indicators, e.g. 4z or 3m7p")
@@ -52,7 +52,7 @@ def run_hand(args: argparse.Namespace) -> int:
         hand = parse_hand(args.hand)
         ctx = Context(
             seat_wind=args.seat, round_wind=args.round, tsumo=args.tsumo,
-            win_from=None if args.tsumo else (args.ron or "across") if hand.size == 14 else args.ron,
+            win_from=None if args.tsumo else (args.ron or "left") if hand.size == 14 else args.ron,
             riichi=args.riichi, double_riichi=args.double_riichi, ippatsu=args.ippatsu,
             haitei=args.haitei, houtei=args.houtei, rinshan=args.rinshan, chankan=args.chankan,
             tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,

@@ -113,7 +113,7 @@ def create_app() -> FastAPI:
         ctx = to_context(req.context, req.ruleset)
         win_tile = parse_tiles(req.win_tile)[0] if req.win_tile else None
         if hand.size == 14 and not ctx.tsumo and ctx.win_from is None:
-            ctx = replace(ctx, win_from="across")
+            ctx = replace(ctx, win_from="left")  # who dealt in was not said: any seat gives the same value
         return analyse(hand, ctx, win_tile).to_dict()
 
     @app.get("/api/rulesets")

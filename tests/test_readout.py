@@ -144,3 +144,9 @@ def test_red_five_in_a_ruleset_without_them_is_refused():
 def test_impossible_context_is_refused(kwargs, words):
     with pytest.raises(HandError, match=words):
         Context(**kwargs)
+
+
+def test_three_player_waits_are_valued_without_an_across_seat():
+    from rules.ruleset import TENHOU_SANMA
+    r = analyse(parse_hand("23p456p789s11z555z"), Context(seat_wind="S", ruleset=TENHOU_SANMA))
+    assert [w.tile for w in r.waits] == ["1p", "4p", "7p"] and all(w.ron for w in r.waits)  # 23 456 or 234 56
