@@ -14,7 +14,8 @@ Both engines cache what a hand's tiles decide: mahjong its divisions of the hand
 ours the hand's shape and readings (``rules.yaku.hand_shape``, 8192 hands). Repeated calls on one hand, as
 timed by default, hit those caches -- as when a camera reads the same table frame after frame. ``--cold`` also
 times every call with both whole-hand caches cleared first, i.e. each hand scored as if seen for the first
-time (ours keeps its tables of one-suit splits, a few thousand patterns filled within the first hands).
+time (ours keeps its tables by pattern -- one suit's splits, some hundreds of patterns per suit filled within
+the first hands, and the melds' groups and honour sets -- never a whole hand).
 
     python bench/bench_scoring.py [--cases PATH] [--limit N] [--repeat R] [--cold] [--profile]
 
@@ -211,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cold:
         from rules import yaku
 
-        def clear():  # the whole-hand caches; ours keeps its tables of one-suit splits (a few thousand patterns)
+        def clear():  # the whole-hand caches; ours keeps its per-pattern tables (one suit's splits, melds, honours)
             yaku.hand_shape.cache_clear()
             HandDivider._divide_hand_impl.cache_clear()
 

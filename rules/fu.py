@@ -1,11 +1,29 @@
 """Fu with an itemised breakdown, so a referee can check every line."""
 from __future__ import annotations
 
-from .decompose import KANCHAN, PAIR, PENCHAN, TANKI, TRIPLET
+from .decompose import KANCHAN, PENCHAN, TANKI, TRIPLET, Group
 from .tiles import KINDS, TERMINALS_AND_HONORS
 from .yaku import Win
 
 WAIT_FU_NAMES = {KANCHAN: "closed wait (kanchan)", PENCHAN: "edge wait (penchan)", TANKI: "pair wait (tanki)"}
+
+
+def _set_fu(first: int, open_: bool, kan: bool) -> tuple[str, int]:
+    """The fu line of a triplet or quad: 2, doubled for a terminal or honour, doubled if concealed, x4 for a kan."""
+    fu = 2
+    if first in TERMINALS_AND_HONORS:
+        fu *= 2
+    if not open_:
+        fu *= 2
+    if kan:
+        fu *= 4
+    what = ("closed " if not open_ else "open ") + ("kan" if kan else "triplet")
+    return f"{what} {KINDS[first] * (4 if kan else 3)}", fu
+
+
+# every triplet's and quad's fu line, by its group, made once
+_SET_FU = {Group(TRIPLET, k, o, q, c): _set_fu(k, o, q)
+           for k in range(34) for o in (False, True) for q in (False, True) for c in (False, True)}
 
 
 def fu_breakdown(w: Win, is_pinfu: bool, itemise: bool = True) -> tuple[int, list[tuple[str, int]]]:
@@ -26,20 +44,11 @@ def fu_breakdown(w: Win, is_pinfu: bool, itemise: bool = True) -> tuple[int, lis
         total += 10
         if itemise:
             items.append(("closed ron (menzen kafu)", 10))
-    for g in w.sets:
-        if g.shape != TRIPLET:
-            continue
-        fu = 2
-        if g.first in TERMINALS_AND_HONORS:
-            fu *= 2
-        if not g.open:
-            fu *= 2
-        if g.kan:
-            fu *= 4
-        total += fu
+    for g in w.triplets:
+        item = _SET_FU[g]
+        total += item[1]
         if itemise:
-            what = ("closed " if not g.open else "open ") + ("kan" if g.kan else "triplet")
-            items.append((f"{what} {KINDS[g.first] * (4 if g.kan else 3)}", fu))
+            items.append(item)
     pair = w.pair.first
     if pair >= 27:
         value = 0

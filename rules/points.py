@@ -39,6 +39,16 @@ def base_points(han: int, fu: int, yakuman: int, rules: Ruleset) -> int:
     return fu * 2 ** (han + 2)
 
 
+def make_frozen(cls, **fields):
+    """An instance of the frozen dataclass ``cls`` from all of its fields, without the generated ``__init__``
+    (which sets each field through ``object.__setattr__``): results are made for every hand scored, and that
+    ``__init__`` took a tenth of a score. The instance is the same as ``cls(**fields)``: same type, equality,
+    hash and repr, still frozen."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 @dataclass(frozen=True)
 class Payment:
     """What one other player pays the winner, by their seat relative to the winner."""
@@ -68,7 +78,7 @@ def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_
         if not tsumo:
             ron = -(-base * (6 if dealer else 4) // 100) * 100
             extra = rules.honba_ron * honba
-            return [Payment(win_from, ron, extra)] if ron or extra else []
+            return [make_frozen(Payment, payer=win_from, points=ron, honba=extra)] if ron or extra else []
         players = rules.players
         offsets = SOURCE_OFFSET[players]
         extra = rules.honba_tsumo * honba
@@ -81,7 +91,7 @@ def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_
         for s, offset in offsets.items():
             pts = (dealer_share if not dealer and (winner_wind + offset) % players == 0 else share) + north
             if pts or extra:
-                out.append(Payment(s, pts, extra))
+                out.append(make_frozen(Payment, payer=s, points=pts, honba=extra))
         return out
     others = list(SOURCE_OFFSET[rules.players])
     pay: dict[str, list[int]] = {s: [0, 0] for s in others}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .context import Context
+from .decompose import TILE_WEIGHT, count_of
 from .fu import fu_breakdown
-from .points import Payment, base_points, limit_name, payments
+from .points import Payment, base_points, limit_name, make_frozen, payments
 from .tiles import _KIND_INDEX, WIND_KIND, Hand, HandError, dora_from_indicator
 from .yaku import Win, find_yaku, find_yakuman, hand_shape
 
@@ -45,12 +46,11 @@ _DORA_OF = {t: dora_from_indicator(k) for t, k in _KIND_INDEX.items()}
 _DORA_OF_SANMA = {**_DORA_OF, "1m": 8}
 
 
-def _dora_in(counts: list[int], indicators: tuple[str, ...], players: int) -> int:
-    """How many dora the indicators make of tiles with these counts by kind."""
-    dora_of = _DORA_OF_SANMA if players == 3 else _DORA_OF
+def _dora_in(key: int, indicators: tuple[str, ...], dora_of: dict[str, int]) -> int:
+    """How many dora the indicators make of tiles with these packed counts."""
     n = 0
     for t in indicators:
-        n += counts[dora_of[t]]
+        n += count_of(key, dora_of[t])
     return n
 
 
@@ -68,12 +68,12 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     found = shape.readings
     if not found:
         raise HandError(f"{hand.notation()} is not a complete hand")
-    dora_lines, dora_han = _dora_lines(shape.counts, shape.red, ctx)
+    dora_lines, dora_han = _dora_lines(shape.key, shape.red, ctx)
     seat, round_wind = WIND_KIND[ctx.seat_wind], WIND_KIND[ctx.round_wind]
     best: tuple | None = None
     itemise = len(found) == 1  # else the fu items are written for the best reading only
-    for rs in found:
-        w = Win(rs, shape, ctx, seat, round_wind)
+    for reading in found:
+        w = Win(reading, shape, ctx, seat, round_wind)
         yakuman = find_yakuman(w)
         fu, fu_items = fu_breakdown(w, w.is_pinfu, itemise)
         if yakuman:
@@ -94,8 +94,8 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     if not itemise:
         fu, fu_items = fu_breakdown(w, w.is_pinfu)
     if not has_yaku:
-        return WinResult(
-            yaku=(), han=0, fu=fu, fu_items=tuple(fu_items), yakuman=0, limit="", points=0, payments=(),
+        return make_frozen(
+            WinResult, yaku=(), han=0, fu=fu, fu_items=tuple(fu_items), yakuman=0, limit="", points=0, payments=(),
             winner_gain=0, reading=reading.form, wait=reading.wait, valid=False,
             notes=("complete, but no yaku: dora alone cannot win",),
         )
@@ -111,30 +111,30 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     for p in pays:
         points += p.points
         gain += p.honba
-    return WinResult(
-        yaku=tuple(yaku), han=han, fu=fu, fu_items=tuple(fu_items), yakuman=n_yakuman, limit=limit,
+    return make_frozen(
+        WinResult, yaku=tuple(yaku), han=han, fu=fu, fu_items=tuple(fu_items), yakuman=n_yakuman, limit=limit,
         points=points, payments=tuple(pays), winner_gain=points + gain + 1000 * sticks,
         reading=reading.form, wait=reading.wait, valid=True, notes=(),
     )
 
 
-def _dora_lines(counts: list[int], red: int, ctx: Context) -> tuple[list[tuple[str, int]], int]:
-    """Dora, red fives, ura dora (riichi) and kita lines, and their han: the same for every reading of a hand."""
+def _dora_lines(key: int, red: int, ctx: Context) -> tuple[list[tuple[str, int]], int]:
+    """Dora, red fives, ura dora (riichi) and kita lines, and their han: the same for every reading of a hand.
+    ``key``: the hand's packed counts (rules.decompose.pack)."""
     rules = ctx.ruleset
-    players = rules.players
+    dora_of = _DORA_OF_SANMA if rules.players == 3 else _DORA_OF
     kita = ctx.kita
     if kita:  # a north set aside is a dora tile for the dora and ura indicators (west indicator: +1 each)
-        counts = counts[:]
-        counts[30] += kita
+        key += kita * TILE_WEIGHT["4z"]
     lines = []
-    dora = _dora_in(counts, ctx.dora_indicators, players)
+    dora = _dora_in(key, ctx.dora_indicators, dora_of)
     if dora:
         lines.append(("dora", dora))
     if red:
         lines.append(("aka dora", red))
     total = dora + red
     if ctx.riichi and rules.ura_dora:
-        ura = _dora_in(counts, ctx.ura_indicators, players)
+        ura = _dora_in(key, ctx.ura_indicators, dora_of)
         lines.append(("ura dora", ura))
         total += ura
     if kita:
