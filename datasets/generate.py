@@ -1,6 +1,6 @@
 """Write a synthetic detection dataset (ultralytics layout) with the true table structure per image.
 
-    python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table] [--imgsz 1024]
+    python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table|spread] [--imgsz 1024]
                                 [--workers 2] [--shared PATH] [--format detect|obb]
 
 Image i is drawn from numpy's generator seeded with (seed, i) and the tile set from (seed, i // SET_EVERY, 1), so
@@ -25,6 +25,7 @@ from .scenes import render_scene
 SET_EVERY = 8  # consecutive images that show the same tile set, like one photo session
 VAL_EVERY = 10  # every 10th image goes to val
 ASPECTS = ((4, 3), (3, 4), (1, 1), (16, 9), (9, 16))
+FRAMINGS = ("corner", "table", "spread")  # "mixed" draws one per image with probabilities .5 .3 .2
 
 
 def default_shared() -> Path:
@@ -44,7 +45,7 @@ def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
 def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path):
     """The scene of image `index`: everything random comes from (seed, index) and the set seed."""
     rng = np.random.default_rng([seed, index])
-    fr = framing if framing != "mixed" else ("corner" if rng.random() < 0.6 else "table")
+    fr = framing if framing != "mixed" else str(rng.choice(FRAMINGS, p=[.5, .3, .2]))
     w, h = image_size(rng, imgsz)
     return render_scene(rng, shared, fr, w, h, style_seed=[seed, index // SET_EVERY, 1])
 
@@ -126,7 +127,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--framing", choices=("mixed", "corner", "table"), default="mixed")
+    ap.add_argument("--framing", choices=("mixed",) + FRAMINGS, default="mixed")
     ap.add_argument("--imgsz", type=int, default=1024, help="long side of each image, px")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None,

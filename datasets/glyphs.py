@@ -192,6 +192,13 @@ def _pin(layers: np.ndarray, c: tuple[float, float], r: float, role: int, st: di
             a = 2 * np.pi * k / st["dots"]
             p = (int((c[0] + 0.64 * r * np.cos(a)) * (1 << s)), int((c[1] + 0.64 * r * np.sin(a)) * (1 << s)))
             cv2.circle(L, p, int(max(1.0, r * 0.09) * (1 << s)), 255, -1, cv2.LINE_AA, s)
+    if st.get("petals") and r > 8:  # the flower of many Japanese sets: spokes from the centre to the ring
+        for k in range(st["petals"]):
+            a = 2 * np.pi * (k + 0.5) / st["petals"]
+            u = np.array([np.cos(a), np.sin(a)])
+            p0, p1 = np.array(c) + u * r * st["inner"] * 0.8, np.array(c) + u * (r - ring) * 0.92
+            cv2.line(L, (int(p0[0] * (1 << s)), int(p0[1] * (1 << s))), (int(p1[0] * (1 << s)), int(p1[1] * (1 << s))),
+                     255, max(1, int(r * st["petal_w"])), cv2.LINE_AA, s)
     inner = r * st["inner"]
     cv2.circle(L, (cx, cy), int(inner * (1 << s)), 255, max(1, int(ring * 0.7)), cv2.LINE_AA, s)
     np.maximum(layers[role], L / 255.0, out=layers[role])
@@ -279,7 +286,9 @@ def sou_glyph(n: int, rng: np.random.Generator, st: dict) -> np.ndarray:
 
 
 def sample_pin_style(rng: np.random.Generator) -> dict:
-    return dict(ring=rng.uniform(0.12, 0.3), dots=int(rng.choice([0, 0, 8, 10, 12])), inner=rng.uniform(0.3, 0.5),
+    petals = int(rng.choice([0, 0, 6, 8, 8, 10]))
+    return dict(ring=rng.uniform(0.12, 0.3), dots=0 if petals else int(rng.choice([0, 0, 8, 10, 12])),
+                petals=petals, petal_w=rng.uniform(0.1, 0.2), inner=rng.uniform(0.3, 0.5),
                 centre=rng.uniform(0.25, 0.6), red_centre=bool(rng.random() < 0.3), size=rng.uniform(0.9, 1.08),
                 margin=(rng.uniform(0.1, 0.16) * FACE_W, rng.uniform(0.08, 0.12) * FACE_H))
 

@@ -87,8 +87,39 @@ class Layout:
     table: dict  # structure, items refer to indices into tiles
 
 
+def build_spread(rng: np.random.Generator, style: SetStyle) -> Layout:
+    """Tiles laid face up side by side in a few rows, rows touching or nearly: a set or a hand spread out to be
+    photographed (the real evaluation photos are such a grid), hard because tile edges meet on every side."""
+    w, h = style.w, style.h
+    wall = Wall(rng, red_fives=rng.random() < 0.85)
+    n_rows = int(rng.integers(1, 6))
+    per_row = int(rng.integers(4, 13))
+    row_gap, gap = rng.uniform(0, 3) if rng.random() < 0.7 else rng.uniform(3, 12), rng.uniform(0, 0.8)
+    sideways = rng.random() < 0.2  # now and then the whole spread lies across the camera
+    tiles: list[Placed] = []
+    for r in range(n_rows):
+        n = per_row - (int(rng.integers(0, 3)) if rng.random() < 0.4 else 0)
+        x0 = (rng.integers(0, 2) * (w + gap)) if rng.random() < 0.3 else 0.0  # a row starting one tile in
+        y = (n_rows / 2 - r - 0.5) * (h + row_gap)
+        for k in range(n):
+            name = wall.random() or "1z"
+            x = x0 + (k - per_row / 2 + 0.5) * (w + gap) + rng.normal(0, 0.3)
+            up = rng.normal(0, 1.5) + (180.0 if rng.random() < 0.05 else 0.0)
+            p = lying(name, x, y + rng.normal(0, 0.3), up, style, face_down=rng.random() < 0.04, role="stray")
+            if sideways:
+                M = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1.0]])
+                p.centre, p.ex, p.ey, p.ez = M @ p.centre, M @ p.ex, M @ p.ey, M @ p.ez
+            p.seat = 0
+            tiles.append(p)
+    span = max(per_row * (w + gap), n_rows * (h + row_gap))
+    table = dict(seats=[], dora_indicators=[], wall=[], stray=list(range(len(tiles))), y_hand=-span / 2, tile_w=w)
+    return Layout(tiles, table)
+
+
 def build_table(rng: np.random.Generator, style: SetStyle, framing: str) -> Layout:
     """Four seats' hands, melds and ponds, walls with dora indicators, and stray tiles, placed in the world."""
+    if framing == "spread":
+        return build_spread(rng, style)
     w, h, d = style.w, style.h, style.d
     gap = rng.uniform(0.2, 1.2)
     wall = Wall(rng, red_fives=rng.random() < 0.85)
@@ -270,7 +301,16 @@ def sample_camera(rng, framing: str, width: int, height: int, layout: Layout) ->
     fov = np.radians(rng.uniform(52, 72))  # across the long side
     f = max(width, height) / 2 / np.tan(fov / 2)
     y_hand = layout.table["y_hand"]
-    if framing == "table":
+    if framing == "spread":  # from above or a little aslant, the whole spread in view, tiles >= ~19 px
+        half = abs(y_hand) + 20
+        short = min(width, height) / 2
+        z = min(f * half / short * rng.uniform(0.55, 1.3), f * layout.table["tile_w"] / 19)
+        tilt = rng.uniform(0, 0.45) * z
+        a = rng.uniform(0, 2 * np.pi)
+        C = (tilt * np.cos(a), tilt * np.sin(a), z)
+        T = (rng.normal(0, 0.05 * half), rng.normal(0, 0.05 * half), 0)
+        roll = rng.normal(0, 6) if rng.random() < 0.6 else rng.uniform(0, 360)
+    elif framing == "table":
         half = abs(y_hand) + 30
         short = min(width, height) / 2
         z = min(f * half / short * rng.uniform(0.8, 1.25), f * layout.table["tile_w"] / 19)  # tiles >= ~19 px
@@ -304,9 +344,10 @@ def _noise(rng, h, w, cells, smooth=True):
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC if smooth else cv2.INTER_NEAREST)
 
 
-def texture(rng, n=512) -> np.ndarray:
-    """A table surface, RGB float: felt, wood, cloth or a plain light/dark top."""
-    kind = rng.choice(["felt", "wood", "cloth", "plain"], p=[.45, .2, .15, .2])
+def texture(rng, n=512, light: bool = False) -> np.ndarray:
+    """A table surface, RGB float: felt, wood, cloth or a plain light/dark top (light: a white or pale top,
+    where white tiles stand out by their edges and shadows alone)."""
+    kind = "plain" if light else rng.choice(["felt", "wood", "cloth", "plain"], p=[.45, .2, .15, .2])
     if kind == "felt":
         base = [(32, 104, 62), (28, 72, 122), (90, 92, 96), (120, 36, 40), (30, 30, 34), (40, 120, 110)]
     elif kind == "wood":
@@ -314,7 +355,8 @@ def texture(rng, n=512) -> np.ndarray:
     elif kind == "cloth":
         base = [(180, 170, 150), (60, 70, 110), (140, 60, 50), (70, 110, 80)]
     else:
-        base = [(235, 235, 232), (205, 200, 190), (160, 160, 165), (60, 58, 56)]
+        base = ([(235, 235, 232), (244, 243, 240), (225, 222, 214), (205, 200, 190)] if light else
+                [(235, 235, 232), (205, 200, 190), (160, 160, 165), (60, 58, 56)])
     col = np.array(base[rng.integers(len(base))], np.float32) + rng.normal(0, 10, 3)
     img = np.broadcast_to(col, (n, n, 3)).astype(np.float32).copy()
     low = _noise(rng, n, n, 6) * rng.uniform(3, 12)
@@ -335,11 +377,11 @@ def texture(rng, n=512) -> np.ndarray:
     return np.clip(img + low[..., None] + fine, 0, 255)
 
 
-def background(rng, cam: Camera, half_table: float) -> np.ndarray:
+def background(rng, cam: Camera, half_table: float, light: bool = False) -> np.ndarray:
     """The mat and what lies beyond it, seen through the camera (RGB float32)."""
     n = 512
     span = 2 * (half_table + rng.uniform(40, 180))  # the mat, mm
-    mat = texture(rng, n)
+    mat = texture(rng, n, light)
     outside = texture(rng, n // 2)
     Hp = cam.plane_homography()
     # mat texture pixel -> world mm -> image
@@ -606,7 +648,8 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
     if bg_rgb is not None:
         base = np.full((height, width, 3), bg_rgb, np.uint8)
     else:
-        base = np.clip(background(rng, cam, abs(layout.table["y_hand"]) + 40), 0, 255).astype(np.uint8)
+        light = framing == "spread" and rng.random() < 0.5
+        base = np.clip(background(rng, cam, abs(layout.table["y_hand"]) + 40, light), 0, 255).astype(np.uint8)
     img, anns = render(layout.tiles, style, cam, atlas, base, shadow=photo.shadow_strength,
                        light=photo.light_dir, rng=rng)
     if not clean:

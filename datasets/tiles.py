@@ -64,7 +64,7 @@ def sample_style(rng: np.random.Generator, shared: Path) -> SetStyle:
     art = ["Regular", "Regular", "Black"]
     src = {s: str(rng.choice(art + (["font", "font"] if font else []))) for s in "mz"}
     src.update({s: str(rng.choice(art + ["procedural", "procedural"])) for s in "ps"})
-    back = list(BACK_COLOURS)[rng.choice(len(BACK_COLOURS), p=[.22, .24, .16, .12, .1, .06, .04, .06])]
+    back = list(BACK_COLOURS)[rng.choice(len(BACK_COLOURS), p=[.24, .26, .17, .13, .04, .06, .04, .06])]
     face = list(FACE_COLOURS)[rng.choice(4, p=[.45, .25, .15, .15])]
     pick = lambda k: _jitter(INKS[k][rng.integers(len(INKS[k]))], rng, 10)  # noqa: E731
     base = np.array([pick("ink"), pick("red"), pick("green"), pick("blue"), pick("gold"), (0, 0, 0)], np.float32)
@@ -88,7 +88,7 @@ def sample_style(rng: np.random.Generator, shared: Path) -> SetStyle:
         back_layer=rng.uniform(0.3, 0.6), back_rgb=_jitter(BACK_COLOURS[back], rng, 12), face_rgb=face_rgb,
         glyph_source=src, font=font, inks=inks, red_ink=_jitter(INKS["red"][rng.integers(4)], rng, 12),
         glyph_blur=rng.uniform(0.0, 1.3), glyph_scale=rng.uniform(0.86, 1.04),
-        glyph_shift=(rng.normal(0, 2), rng.normal(0, 3)), haku_frame=bool(rng.random() < 0.6),
+        glyph_shift=(rng.normal(0, 2), rng.normal(0, 3)), haku_frame=bool(rng.random() < 0.35),
         pin_style=glyphs.sample_pin_style(rng), sou_style=glyphs.sample_sou_style(rng),
         ink_alpha=rng.uniform(0.85, 1.0))
 

@@ -239,3 +239,26 @@ def test_crops_are_upright_tiles_in_class_folders(shared, tmp_path):
     for p in files[:10]:
         im = cv2.imread(str(p))
         assert im is not None and im.shape[0] > im.shape[1] * 0.9  # an upright tile is taller than wide
+
+
+def test_windows_label_tiles_inside_and_the_visible_part_of_cut_ones():
+    from datasets.windows import window_labels
+
+    def tile(x0, y0, w=30, h=40, labelled=True):
+        return dict(cls="3p", labelled=labelled, polygon=[[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]])
+
+    tiles = [tile(110, 110),  # inside
+             tile(190, 110),  # 10 of its 30 px inside the window's right edge (x = 200): left out
+             tile(180, 150),  # 20 of 30 inside: labelled as the part that shows
+             tile(120, 160, labelled=False)]  # occluded in the scene: stays unlabelled
+    lines = [list(map(float, line.split())) for line in window_labels(tiles, 100, 100, 100, "kinds")]
+    assert len(lines) == 2
+    from datasets.classes import CLASS_INDEX
+
+    assert all(line[0] == CLASS_INDEX["3p"] for line in lines)
+    inside = np.array(lines[0][1:]).reshape(4, 2) * 100 + 100
+    assert np.allclose(inside, [[110, 110], [140, 110], [140, 150], [110, 150]], atol=0.01)
+    cut = np.array(lines[1][1:]).reshape(4, 2) * 100 + 100
+    assert np.allclose(cut.min(0), [180, 150], atol=0.01) and np.allclose(cut.max(0), [200, 190], atol=0.01)
+    one_class = window_labels(tiles, 100, 100, 100, "tile")
+    assert [line.split()[0] for line in one_class] == ["0", "0"]
