@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, File, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -115,6 +115,28 @@ def create_app() -> FastAPI:
         if hand.size == 14 and not ctx.tsumo and ctx.win_from is None:
             ctx = replace(ctx, win_from="left")  # who dealt in was not said: any seat gives the same value
         return analyse(hand, ctx, win_tile).to_dict()
+
+    finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
+
+    @app.post("/api/recognize")
+    async def recognize(photo: UploadFile = File(..., description="a JPEG, PNG, WebP, BMP or TIFF photo")) -> dict:
+        """Photo (multipart) -> the tiles found: kind, confidence, polygon (as the glyph reads), lie.
+        The upload is read into memory (never written to disk) up to the byte limit, then checked to be an image."""
+        from vision.image import MAX_BYTES, ImageError, load_image
+        from vision.tiles import TileFinder, tiles_json
+
+        data = await photo.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            return JSONResponse(status_code=413, content={
+                "error": f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG"})
+        try:
+            image = load_image(data)
+        except ImageError as e:
+            return JSONResponse(status_code=422, content={"error": str(e)})
+        if "tiles" not in finder:
+            finder["tiles"] = TileFinder()
+        h, w = image.shape[:2]
+        return {"width": w, "height": h, **tiles_json(finder["tiles"].find(image))}
 
     @app.get("/api/rulesets")
     def rulesets() -> dict:

@@ -47,3 +47,44 @@ def test_malformed_json_is_a_4xx(client):
 def test_page_and_rulesets(client):
     assert "riichi-lens" in client.get("/").text
     assert set(client.get("/api/rulesets").json()) >= {"tenhou", "wrc", "ema", "mahjong-soul"}
+
+
+def _png(width: int, height: int) -> bytes:
+    import cv2
+    import numpy as np
+
+    return cv2.imencode(".png", np.full((height, width, 3), 120, np.uint8))[1].tobytes()
+
+
+def _bomb_png(width: int, height: int) -> bytes:
+    """A valid PNG header that claims a huge size (what a decompression bomb looks like to the reader)."""
+    import struct
+    import zlib
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(  # noqa: E731
+        ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("data, status, words", [
+    (b"", 422, "empty upload"),
+    (b"%PDF-1.7 not a photo", 422, "PDF"),
+    (b"just some text", 422, "not an image"),
+    (b"\xff\xd8\xff\xe0" + b"\x00" * 100, 422, "truncated"),
+    (_bomb_png(20000, 20000), 422, "megapixels"),
+])
+def test_recognize_refuses_what_is_not_a_usable_photo(client, data, status, words):
+    r = client.post("/api/recognize", files={"photo": ("x.jpg", data, "image/jpeg")})
+    assert r.status_code == status and words in r.json()["error"]
+    assert client.get("/api/rulesets").status_code == 200  # and the server keeps serving
+
+
+def test_recognize_a_photo_without_tiles(client):
+    r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")})
+    assert r.status_code == 200
+    assert r.json() == {"width": 320, "height": 240, "tiles": []}
+
+
+def test_recognize_without_a_file_is_a_4xx(client):
+    assert client.post("/api/recognize").status_code == 422

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .classes import lie_of
+
 SIDEWAYS_COS = 0.5  # |cos| between a tile's up and its line's up below this: the tile lies sideways
 
 
@@ -41,6 +43,11 @@ class Tile:
         c = self.corners
         v = (c[0] + c[1]) / 2 - (c[3] + c[2]) / 2
         return v / (np.linalg.norm(v) + 1e-9)
+
+    @property
+    def lie(self) -> str:
+        """upright, sideways or upside-down in the image, from the glyph's up."""
+        return lie_of(*self.up)
 
     @property
     def size(self) -> tuple[float, float]:

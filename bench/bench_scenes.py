@@ -1,0 +1,54 @@
+"""Photo -> tiles on held-out generated scenes, where every tile's true kind, face polygon and lie are known.
+
+Scenes come from `datasets.generate` with a seed never trained on (default 1000; training used seed 0), both
+framings, 1024 px; `datasets.evaluate` says how detections are matched and counted. Also: the median time per
+scene.
+
+    python bench/bench_scenes.py [--n 200] [--seed 1000] [--data DIR] [--shared ../shared]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from datasets.evaluate import evaluate  # noqa: E402
+from vision.tiles import TileFinder  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--data", type=Path, default=None, help="an existing generate folder (default: make one)")
+    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = args.data
+        if data is None:
+            from datasets import generate
+
+            data = Path(tmp)
+            generate.main(["--out", str(data), "--n", str(args.n), "--seed", str(args.seed), "--shared",
+                           str(args.shared), "--workers", str(os.cpu_count() or 1)])
+        r = evaluate(TileFinder(), data)
+    t = r["totals"]
+    print(f"command: python bench/bench_scenes.py --n {args.n} --seed {args.seed}   ({t['scenes']} scenes, "
+          f"{t['labelled']} labelled tiles, {os.cpu_count()} cores)")
+    print(f"found: {t['found']}/{t['labelled']} = {t['found'] / max(1, t['labelled']):.2%}")
+    print(f"read correctly, of those found: {t['read']}/{t['found']} = {t['read'] / max(1, t['found']):.2%}")
+    print(f"lie correct, of those found: {t['lie']}/{t['found']} = {t['lie'] / max(1, t['found']):.2%}")
+    print(f"found and read correctly: {t['read'] / max(1, t['labelled']):.2%} of labelled tiles")
+    print(f"detections on no tile: {t['extra']}")
+    print(f"median time per scene (1024 px long side): {r['median_ms']:.0f} ms")
+    print("most common misreadings (truth -> read):",
+          ", ".join(f"{a}->{b} x{n}" for (a, b), n in r["confusions"].most_common(10)))
+
+
+if __name__ == "__main__":
+    main()

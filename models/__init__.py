@@ -1,0 +1,1 @@
+"""The shipped weights (package data); see README.md here for each model card."""

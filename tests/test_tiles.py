@@ -1,0 +1,119 @@
+"""Photo -> tiles: the geometry between detector and reader, and the shipped models on a generated scene."""
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import Detection, TileDetector, letterbox
+from vision.image import ImageError
+from vision.layout import Tile
+from vision.tiles import straighten, tiles_json, upright_corners
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+@pytest.mark.parametrize("angle", [0, 17, 45, 90, 120, 180, 260, -30])
+@pytest.mark.parametrize("size", [(30, 40), (40, 30)])
+def test_upright_corners_put_the_long_side_vertical_and_the_top_up(angle, size):
+    det = Detection((200.0, 150.0), size, float(angle), 0.9)
+    c = upright_corners(det)
+    top, side = np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[3] - c[0])
+    assert top == pytest.approx(30, abs=1e-6) and side == pytest.approx(40, abs=1e-6)
+    up = (c[0] + c[1]) / 2 - (c[3] + c[2]) / 2
+    assert up[1] < 0 or (up[1] == pytest.approx(0, abs=1e-6) and up[0] < 0)  # image y grows downward
+    right = c[1] - c[0]
+    assert right[0] * up[1] - right[1] * up[0] < 0  # TL -> TR turns clockwise from up, as on paper
+    # the same four points as OpenCV's own corners of the rectangle
+    ref = cv2.boxPoints(((200.0, 150.0), size, float(angle)))
+    assert all(np.linalg.norm(ref - p, axis=1).min() < 1e-3 for p in c)
+
+
+def test_straighten_turns_a_tilted_tile_upright():
+    img = np.full((300, 300, 3), 40, np.uint8)
+    face = np.full((80, 60, 3), 255, np.uint8)
+    face[:20] = (0, 0, 255)  # a red band at the glyph's top
+    angle = 35.0
+    M = cv2.getRotationMatrix2D((30, 40), angle, 1.0)
+    M[:, 2] += (150 - 30, 150 - 40)
+    cv2.warpAffine(face, M, (300, 300), img, borderMode=cv2.BORDER_TRANSPARENT)
+    corners = np.array([[0, 0], [60, 0], [60, 80], [0, 80]], float)
+    corners = np.hstack([corners, np.ones((4, 1))]) @ M.T  # where the face's corners went
+    crop = straighten(img, corners, margin=0.0)
+    h = crop.shape[0]
+    assert crop.shape[0] > crop.shape[1]
+    top, bottom = crop[2:h // 5].mean((0, 1)), crop[h // 2:-2].mean((0, 1))
+    assert top[2] > 200 and top[1] < 60  # red at the top
+    assert bottom.min() > 200  # white below
+
+
+def test_letterbox_keeps_the_aspect_and_pads_to_the_stride():
+    blob, scale = letterbox(np.zeros((720, 1280, 3), np.uint8), 640)
+    assert blob.shape == (1, 3, 384, 640) and scale == pytest.approx(0.5)
+    assert blob.dtype == np.float32 and 0 <= blob.min() and blob.max() <= 1
+
+
+def test_tiles_json_has_the_issue_schema():
+    tile = Tile("0m", ((10.0, 0.0), (40.0, 0.0), (40.0, 40.0), (10.0, 40.0)), 0.97)
+    sideways = Tile("3s", ((0.0, 40.0), (0.0, 10.0), (40.0, 10.0), (40.0, 40.0)), 0.9)
+    out = json.loads(json.dumps(tiles_json([tile, sideways])))
+    assert out == {"tiles": [
+        {"kind": "0m", "confidence": 0.97, "polygon": [[10.0, 0.0], [40.0, 0.0], [40.0, 40.0], [10.0, 40.0]],
+         "lie": "upright"},
+        {"kind": "3s", "confidence": 0.9, "polygon": [[0.0, 40.0], [0.0, 10.0], [40.0, 10.0], [40.0, 40.0]],
+         "lie": "sideways"}]}
+
+
+def test_detector_finds_nothing_on_a_blank_image():
+    det = TileDetector(MODELS / "tile_detector.onnx")
+    assert det.detect(np.full((480, 640, 3), 90, np.uint8)) == []
+
+
+@pytest.fixture(scope="module")
+def scene(shared, tmp_path_factory):
+    """Generated scenes of a seed the models never saw (training used seed 0)."""
+    from datasets import generate
+
+    out = tmp_path_factory.mktemp("scenes")
+    generate.main(["--out", str(out), "--n", "6", "--seed", "4242", "--framing", "corner", "--workers", "1",
+                   "--shared", str(shared)])
+    return out
+
+
+def test_shipped_models_find_and_read_the_tiles_of_a_generated_photo(scene):
+    from datasets.evaluate import evaluate
+    from vision.tiles import TileFinder
+
+    r = evaluate(TileFinder(), scene)
+    t = r["totals"]
+    assert t["labelled"] > 100
+    assert t["found"] / t["labelled"] >= 0.9, r
+    assert t["read"] / t["found"] >= 0.9, r
+    assert t["lie"] / t["found"] >= 0.9, r
+
+
+def test_read_cli_prints_one_json_line_per_photo_and_refuses_a_non_image(scene, tmp_path, capsys):
+    from server.cli import main
+
+    photos = sorted(scene.glob("images/*/*.jpg"))[:2]
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    status = main(["read", "--json", str(photos[0]), str(bad), str(photos[1]), "--annotate", str(tmp_path)])
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 1 and len(lines) == 3
+    assert "error" in lines[1] and "not an image" in err
+    for line in (lines[0], lines[2]):
+        assert len(line["tiles"]) > 5
+        t = line["tiles"][0]
+        assert set(t) == {"kind", "confidence", "polygon", "lie"} and len(t["polygon"]) == 4
+        assert t["lie"] in ("upright", "sideways", "upside-down")
+    assert (tmp_path / f"{photos[0].stem}.annotated.jpg").is_file()
+
+
+def test_finder_refuses_what_is_not_an_image():
+    from vision.tiles import TileFinder
+
+    with pytest.raises(ImageError, match="not an image"):
+        TileFinder().find(b"hello, this is text")

@@ -1,0 +1,56 @@
+"""The training commands run end to end on a few generated images and export models the run time loads.
+
+They need the training stack (torch, ultralytics, onnx): the fixture installs the `train` extra when it is
+missing, as the README says to, so CI checks that the documented training path still works.
+"""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def training_stack():
+    if not all(importlib.util.find_spec(m) for m in ("torch", "ultralytics", "onnx")):
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-e", f"{REPO}[train]"], check=True)
+    importlib.invalidate_caches()
+
+
+def test_detector_trains_on_generated_windows_and_exports_an_onnx_the_run_time_loads(training_stack, shared,
+                                                                                       tmp_path, monkeypatch):
+    from datasets import generate, windows
+    from vision.detector import TileDetector
+    from vision.training import detector as training
+
+    monkeypatch.chdir(tmp_path)
+    generate.main(["--out", "scenes", "--n", "10", "--seed", "7", "--format", "obb", "--classes", "tile",
+                   "--workers", "1", "--shared", str(shared), "--imgsz", "640"])
+    windows.main(["--src", "scenes", "--out", "win", "--size", "256", "--per-image", "1", "--workers", "1"])
+    assert any(Path("win/labels/train").glob("*.txt")) and any(Path("win/labels/val").glob("*.txt"))
+    data = training.merged_yaml([Path("win")], tmp_path / "data.yaml")
+    training.train(data, epochs=1, imgsz=256, batch=4, weights=None, resume=False, project=tmp_path / "runs",
+                   name="d", workers=0, device="cpu")
+    onnx = training.export(tmp_path / "runs/d/weights/last.pt", tmp_path / "det.onnx", 256)
+    out = TileDetector(onnx).session.run(None, {"images": np.zeros((1, 3, 256, 320), np.float32)})[0]
+    assert out.shape[:2] == (1, 6)  # cx, cy, w, h, the tile score, the angle
+    assert isinstance(TileDetector(onnx).detect(cv2.imread(str(next(Path("scenes/images/train").glob("*.jpg"))))),
+                      list)
+
+
+def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads(training_stack, shared, tmp_path):
+    from datasets import crops
+    from vision.reader import TileReader
+    from vision.training import classifier
+
+    crops.main(["--out", str(tmp_path / "crops"), "--n", "200", "--seed", "8", "--workers", "1", "--shared", str(shared)])
+    report = classifier.train(tmp_path / "crops", tmp_path / "reader.onnx", epochs=1, batch=32, seed=0, log=lambda *_: None)
+    assert report["train_crops"] > 50 and 0 <= report["history"][0]["val_acc"] <= 1
+    files = sorted((tmp_path / "crops").glob("val/*/*.jpg"))[:5]
+    readings = TileReader(tmp_path / "reader.onnx").read([cv2.imread(str(p)) for p in files])
+    assert len(readings) == len(files) and all(0 < r.confidence <= 1 for r in readings)

@@ -1,0 +1,93 @@
+"""The tile detector at run time: an oriented-box YOLO (one class, `tile`) on onnxruntime, no torch.
+
+It finds every tile, face up or down, as a rotated rectangle; the reader then says what each one is. The network
+was trained on tiles about 19-150 px wide, so the photo is resized to put its tiles in that range: first so that
+its long side is ``BASE_SIZE`` px (enough for a phone snapshot of a hand), and when the tiles found there are
+small (a whole table from above), again at a larger scale, up to the photo's own resolution.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+BASE_SIZE = 640  # long side of the first pass, px
+MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
+GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
+MAX_SIZE = 1600  # never run the network on more than this long side
+STRIDE = 32
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A rotated rectangle in image pixels: centre, (width, height), angle in degrees (OpenCV's RotatedRect)."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+    confidence: float
+
+    @property
+    def corners(self) -> np.ndarray:
+        return cv2.boxPoints((self.center, self.size, self.angle))
+
+
+def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """Resize so the long side is ``long_side`` and pad right/bottom to a multiple of the stride.
+    Returns the network input (1, 3, H, W) float32 RGB in [0, 1] and the scale from image to input."""
+    h, w = image.shape[:2]
+    scale = long_side / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
+    ph, pw = -(-nh // STRIDE) * STRIDE, -(-nw // STRIDE) * STRIDE
+    canvas = np.full((ph, pw, 3), 114, np.uint8)
+    canvas[:nh, :nw] = resized
+    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(blob), scale
+
+
+class TileDetector:
+    def __init__(self, model_path: str | Path, threads: int = 2):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+
+    def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = 0.5) -> list[Detection]:
+        """Tiles in a BGR image, most confident first, at the scale that suits their size."""
+        long = max(image.shape[:2])
+        size = min(BASE_SIZE, _round_up(long))
+        found = self.detect_at(image, size, conf, iou)
+        if found:
+            px = np.median([min(d.size) for d in found]) * size / long  # tile width in the network's input
+            if px < MIN_TILE_PX:
+                bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px))
+                if bigger > size:
+                    found = self.detect_at(image, bigger, conf, iou)
+        return found
+
+    def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35, iou: float = 0.5) -> list[Detection]:
+        """Tiles found with the photo resized to ``long_side`` px."""
+        blob, scale = letterbox(image, long_side)
+        out = self.session.run(None, {self.input_name: blob})[0][0]  # (4 + classes + 1, anchors)
+        scores = out[4:-1].max(0)
+        keep = scores >= conf
+        if not keep.any():
+            return []
+        cx, cy, w, h = out[:4, keep] / scale
+        angle = np.degrees(out[-1, keep])
+        scores = scores[keep]
+        rects = [((float(x), float(y)), (float(a), float(b)), float(t)) for x, y, a, b, t in zip(cx, cy, w, h, angle)]
+        idx = cv2.dnn.NMSBoxesRotated(rects, scores.tolist(), conf, iou)
+        idx = np.asarray(idx, dtype=int).ravel()
+        idx = idx[np.argsort(-scores[idx])]
+        return [Detection(rects[i][0], rects[i][1], rects[i][2], float(scores[i])) for i in idx]
+
+
+def _round_up(n: float) -> int:
+    return int(-(-n // STRIDE) * STRIDE)
