@@ -102,7 +102,9 @@ def build_spread(rng: np.random.Generator, style: SetStyle) -> Layout:
         x0 = (rng.integers(0, 2) * (w + gap)) if rng.random() < 0.3 else 0.0  # a row starting one tile in
         y = (n_rows / 2 - r - 0.5) * (h + row_gap)
         for k in range(n):
-            name = wall.random() or "1z"
+            name = wall.random()
+            if name is None:
+                break
             x = x0 + (k - per_row / 2 + 0.5) * (w + gap) + rng.normal(0, 0.3)
             up = rng.normal(0, 1.5) + (180.0 if rng.random() < 0.05 else 0.0)
             p = lying(name, x, y + rng.normal(0, 0.3), up, style, face_down=rng.random() < 0.04, role="stray")
@@ -242,7 +244,9 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str) -> Layo
         y = y_wall + rng.uniform(-0.3, 0.6) * h
         for k in range(n_dora + int(rng.integers(0, 3))):
             is_dora = k < n_dora
-            name = wall.random() or "1z"
+            name = wall.random()
+            if name is None:  # the wall is used up: no fifth copy of anything
+                break
             p = lying(name, x + k * (w + gap) + w / 2, y + h / 2, rng.normal(0, 2), style,
                       face_down=not is_dora, role="dora" if is_dora else "wall")
             i = add(p, seat)
@@ -252,7 +256,10 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str) -> Layo
     for _ in range(int(rng.choice([0, 0, 1, 2, 3]))):
         r = rng.uniform(0, abs(y_hand) * 0.8)
         a = rng.uniform(0, 2 * np.pi)
-        p = lying(wall.random() or "1z", r * np.cos(a), r * np.sin(a), rng.uniform(0, 360), style,
+        name = wall.random()
+        if name is None:
+            break
+        p = lying(name, r * np.cos(a), r * np.sin(a), rng.uniform(0, 360), style,
                   face_down=rng.random() < 0.3, role="stray")
         stray.append(add(p, 0))
     table = dict(seats=seats, dora_indicators=dora_ids, wall=wall_ids, stray=stray, y_hand=float(y_hand), tile_w=w)
