@@ -96,9 +96,11 @@ class Ours:
 
     def __init__(self):
         self.finder = TileFinder()
+        self.last = []  # the tiles of the last call, for the annotated copy
 
     def __call__(self, image):
-        return [(t.kind, *t.center) for t in self.finder.find(image)]
+        self.last = self.finder.find(image)
+        return [(t.kind, *t.center) for t in self.last]
 
 
 class Peer:
@@ -127,6 +129,11 @@ def run(model, photos: list[Path], annotate: Path | None) -> tuple[dict, list[fl
     for p in photos:
         image = cv2.imread(str(p))
         rows = rows_of(model(image))
+        if annotate is not None and isinstance(model, Ours):
+            from vision.cli import annotate as draw
+
+            annotate.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(annotate / f"{p.stem}.jpg"), draw(image, model.last))
         s = score(rows)
         per_photo.append(f"{p.stem}: {s['correct']}/37")
         for k, v in s.items():
@@ -137,11 +144,6 @@ def run(model, photos: list[Path], annotate: Path | None) -> tuple[dict, list[fl
         t0 = time.perf_counter()
         model(small)
         times.append(1000 * (time.perf_counter() - t0))
-        if annotate is not None and isinstance(model, Ours):
-            from vision.cli import annotate as draw
-
-            annotate.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(annotate / f"{p.stem}.jpg"), draw(image, model.finder.find(image)))
     return totals, times, per_photo
 
 

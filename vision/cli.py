@@ -21,6 +21,8 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
+    import cv2  # here, not at the top: `riichi-lens hand` starts without loading OpenCV
+
     from .image import ImageError, load_image
     from .tiles import TileFinder, tiles_json
 
@@ -46,8 +48,6 @@ def run_read(args: argparse.Namespace) -> int:
         if args.annotate:
             args.annotate.mkdir(parents=True, exist_ok=True)
             out = args.annotate / f"{path.stem}.annotated.jpg"
-            import cv2
-
             cv2.imwrite(str(out), annotate(image, tiles))
             if not args.json:
                 print(f"  annotated copy: {out}")
