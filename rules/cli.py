@@ -7,7 +7,7 @@ import sys
 
 from .cases import check_case, read_cases
 from .context import Context, Discard
-from .readout import Readout, analyse
+from .readout import analyse
 from .ruleset import PRESETS, preset
 from .tiles import SOURCES, TILE_NAMES, WINDS, HandError, parse_hand, parse_tiles
 
@@ -65,53 +65,46 @@ def run_hand(args: argparse.Namespace) -> int:
     except (HandError, ValueError) as e:
         print(f"riichi-lens: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(readout.to_dict(), ensure_ascii=False, indent=2) if args.json else format_readout(readout))
+    print(json.dumps(readout.to_dict(), ensure_ascii=False, indent=2) if args.json else format_readout(readout.to_dict()))
     return 0
 
 
-def format_readout(r: Readout) -> str:
-    """The readout as a person reads it at the table."""
-    lines = [f"hand: {r.hand}"]
-    if r.win:
-        w = r.win
-        lines.append(f"won on {r.win_tile} ({TILE_NAMES[r.win_tile]}), {w.reading} reading, {w.wait} wait")
-        if not w.valid:
+def format_readout(r: dict) -> str:
+    """A readout (``Readout.to_dict()``, as the web app and ``read --score`` also get it) as a person reads it."""
+    lines = [f"hand: {r['hand']}"]
+    w = r["win"]
+    if w:
+        lines.append(f"won on {r['win_tile']} ({TILE_NAMES[r['win_tile']]}), {w['reading']} reading, {w['wait']} wait")
+        if not w["valid"]:
             lines.append("no yaku: this hand cannot win")
-        for name, han in w.yaku:
-            lines.append(f"  {name:<24} {han:>2} han" if name not in _yakuman_names(w) else f"  {name:<24} yakuman")
-        if w.yakuman:
-            lines.append(f"{w.yakuman}x yakuman")
-        elif w.valid:
-            lines.append(f"{w.han} han {w.fu} fu" + (f" ({w.limit})" if w.limit else ""))
-        for item, fu in w.fu_items:
+        for name, han in w["yaku"]:
+            lines.append(f"  {name:<24} yakuman" if w["yakuman"] else f"  {name:<24} {han:>2} han")
+        if w["yakuman"]:
+            lines.append(f"{w['yakuman']}x yakuman")
+        elif w["valid"]:
+            lines.append(f"{w['han']} han {w['fu']} fu" + (f" ({w['limit']})" if w["limit"] else ""))
+        for item, fu in w["fu_items"]:
             lines.append(f"    {item:<40} {fu:>3} fu")
-        if w.valid:
-            lines.append(f"points: {w.points}")
-            for p in w.payments:
-                extra = f" + {p.honba} honba" if p.honba else ""
-                lines.append(f"  {p.payer} pays {p.points}{extra}")
-            lines.append(f"winner gains {w.winner_gain} (sticks and honba included)")
-    elif r.tiles == 13:
-        lines.append("tenpai" if r.tenpai else f"{r.shanten}-shanten (not tenpai)")
-        for w in r.waits:
-            value = []
-            if w.ron:
-                value.append(f"ron {w.ron.points}")
-            if w.tsumo:
-                value.append(f"tsumo {w.tsumo.points}")
-            lines.append(f"  wait {w.tile:<3} {w.unseen} unseen   " + (", ".join(value) if value else "no yaku"))
+        if w["valid"]:
+            lines.append(f"points: {w['points']}")
+            for p in w["payments"]:
+                extra = f" + {p['honba']} honba" if p["honba"] else ""
+                lines.append(f"  {p['payer']} pays {p['points']}{extra}")
+            lines.append(f"winner gains {w['winner_gain']} (sticks and honba included)")
+    elif r["tiles"] == 13:
+        lines.append("tenpai" if r["tenpai"] else f"{r['shanten']}-shanten (not tenpai)")
+        for wait in r["waits"]:
+            value = [f"{how} {wait[how]['points']}" for how in ("ron", "tsumo") if wait[how]]
+            lines.append(f"  wait {wait['tile']:<3} {wait['unseen']} unseen   " + (", ".join(value) or "no yaku"))
     else:
-        lines.append(f"{r.shanten}-shanten")
-        for discard, waits in r.discards_to_tenpai:
-            lines.append(f"  discard {discard} -> tenpai on {' '.join(waits)}")
-    if r.furiten.furiten:
-        lines.append(f"furiten ({r.furiten.kind}): " + "; ".join(r.furiten.reasons))
-    lines += [f"note: {n}" for n in r.notes]
+        lines.append(f"{r['shanten']}-shanten")
+        for d in r["discards_to_tenpai"]:
+            lines.append(f"  discard {d['discard']} -> tenpai on {' '.join(d['waits'])}")
+    f = r["furiten"]
+    if f["furiten"]:
+        lines.append(f"furiten ({f['kind']}): " + "; ".join(f["reasons"]))
+    lines += [f"note: {n}" for n in r["notes"]]
     return "\n".join(lines)
-
-
-def _yakuman_names(w) -> set[str]:
-    return {name for name, _ in w.yaku} if w.yakuman else set()
 
 
 def run_check_cases(args: argparse.Namespace) -> int:

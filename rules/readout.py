@@ -123,6 +123,12 @@ def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None)
     _check_table(hand, ctx)
     if hand.size == 13:
         return _analyse_waiting(hand, ctx)
+    if not ctx.tsumo and ctx.win_from is None:  # a photo or a form may not say who dealt in
+        r = _analyse_fourteen(hand, replace(ctx, win_from="left"), win_tile)
+        if r.win:
+            r = replace(r, notes=r.notes + ("scored as a ron on the left player's discard: neither tsumo nor the "
+                                            "discarder was given (the value is the same; only who pays differs)",))
+        return r
     return _analyse_fourteen(hand, ctx, win_tile)
 
 

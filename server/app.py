@@ -1,7 +1,6 @@
 """The FastAPI app: JSON in, rules objects, JSON out. Routes only translate; the rules live in ``rules``."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -95,7 +94,9 @@ def to_context(c: ContextIn, ruleset: str) -> Context:
     return Context(**data, ruleset=preset(ruleset))
 
 
-def create_app() -> FastAPI:
+def create_app(access_code: str | None = None) -> FastAPI:
+    """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
+    see ``server.access``."""
     app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
 
     @app.exception_handler(HandError)
@@ -112,8 +113,6 @@ def create_app() -> FastAPI:
         hand = to_hand(req)
         ctx = to_context(req.context, req.ruleset)
         win_tile = parse_tiles(req.win_tile)[0] if req.win_tile else None
-        if hand.size == 14 and not ctx.tsumo and ctx.win_from is None:
-            ctx = replace(ctx, win_from="left")  # who dealt in was not said: any seat gives the same value
         return analyse(hand, ctx, win_tile).to_dict()
 
     finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
@@ -147,4 +146,8 @@ def create_app() -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if access_code is not None:
+        from server.access import AccessCodeMiddleware, check_code
+
+        app.add_middleware(AccessCodeMiddleware, code=check_code(access_code))
     return app

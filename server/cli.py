@@ -16,19 +16,47 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_cases_parser(sub)
     add_read_parser(sub)
     serve = sub.add_parser("serve", help="start the web app on this machine (http://127.0.0.1:8000)")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan)")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--lan", action="store_true",
+                       help="let phones on the local network in: listen on 0.0.0.0 and require an access code, "
+                            "printed with a URL and a QR code")
+    serve.add_argument("--code", type=_access_code,
+                       help="the access code to require (letters, digits, '_', '-'; default with --lan: a random one)")
     serve.set_defaults(run=run_serve)
     return parser
+
+
+def _access_code(text: str) -> str:
+    from server.access import check_code
+
+    try:
+        return check_code(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from server.access import lan_banner, new_code
     from server.app import create_app
 
-    print(f"riichi-lens: open http://{args.host}:{args.port}/ in a browser (Ctrl+C stops)")
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    code = args.code or (new_code() if args.lan else None)
+    if args.lan:
+        addresses = None if host in ("0.0.0.0", "::") else [host]
+        try:
+            print(lan_banner(code, args.port, addresses), end="", flush=True)
+        except UnicodeEncodeError:  # a terminal without block characters: segno's ANSI-coloured QR instead
+            print(lan_banner(code, args.port, addresses, compact=False), end="", flush=True)
+    else:
+        query = f"?code={code}" if code else ""
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        print(f"riichi-lens: open http://{shown}:{args.port}/{query} in a browser (Ctrl+C stops)")
+        if not code and not host.startswith("127.") and host != "localhost":
+            print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
+    uvicorn.run(create_app(access_code=code), host=host, port=args.port, log_level="warning")
     return 0
 
 

@@ -105,7 +105,7 @@ def test_chi_from_across_is_a_problem_with_its_tiles():
 
 def test_meld_that_is_not_a_set_is_a_problem():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m> 5m 9p"))
-    assert r.problems and "not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0]
+    assert r.problems and ("not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0])
 
 
 def test_pond_rows_stay_separate_and_keep_their_riichi_tile():

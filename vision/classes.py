@@ -7,6 +7,9 @@ LIES = ("upright", "sideways", "upside-down")
 # Tiles that look the same turned half-way round: their reading says nothing about which way up they lie.
 SYMMETRIC = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p", "0p", "2s", "4s", "5s", "6s", "8s", "9s", "0s",
                        "5z", "back"})
+# ... and turned a quarter round (once a crop is squeezed to the reader's portrait input): no glyph says which
+# way such a tile lies, so the row it is in decides.
+QUARTER_SYMMETRIC = frozenset({"1p", "4p", "5p", "0p", "9p", "5z", "back"})
 
 
 def lie_of(up_dx: float, up_dy: float) -> str:

@@ -1,4 +1,5 @@
-"""The vision commands of the ``riichi-lens`` CLI: ``read`` (photos -> tiles)."""
+"""The vision commands of the ``riichi-lens`` CLI: ``read`` (photos -> tiles, or with --score the whole table
+and the rules readout of the hand nearest the camera)."""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +18,12 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--annotate", type=Path, metavar="DIR",
                    help="also write a copy of each photo with the tiles drawn, as DIR/NAME.annotated.jpg")
     p.add_argument("--conf", type=float, default=0.35, help="detection threshold (default 0.35)")
+    p.add_argument("--score", action="store_true",
+                   help="rebuild the table (seats, hands, melds and their sources, ponds, dora indicators) and "
+                        "score the read hand; with --json, the table JSON the web app draws")
+    p.add_argument("--seat", default="self", choices=("self", "right", "across", "left"),
+                   help="with --score: whose hand to score, seen from the hand nearest the camera (self)")
+    p.add_argument("--mirrored", action="store_true", help="the photo is mirrored (a selfie camera): flip it back")
     p.set_defaults(run=run_read)
 
 
@@ -24,6 +31,8 @@ def run_read(args: argparse.Namespace) -> int:
     import cv2  # here, not at the top: `riichi-lens hand` starts without loading OpenCV
 
     from .image import ImageError, load_image
+    from .layout import Tile
+    from .pipeline import read_photo
     from .tiles import TileFinder, tiles_json
 
     finder = TileFinder()
@@ -31,14 +40,20 @@ def run_read(args: argparse.Namespace) -> int:
     for path in args.photos:
         try:
             image = load_image(path)
-            tiles = finder.find(image, conf=args.conf)
+            if args.score:
+                table = read_photo(finder, image, seat=args.seat, mirrored=args.mirrored, conf=args.conf)
+            else:
+                tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf)
         except ImageError as e:
             print(f"riichi-lens read: {e}", file=sys.stderr)
             if args.json:
                 print(json.dumps({"photo": str(path), "error": str(e)}))
             status = 1
             continue
-        if args.json:
+        if args.score:
+            print(json.dumps(table, ensure_ascii=False) if args.json else f"{path}:\n{format_table(table)}")
+            tiles = [Tile(t["kind"], tuple(map(tuple, t["polygon"])), t["confidence"]) for t in table["tiles"]]
+        elif args.json:
             print(json.dumps(tiles_json(tiles)))
         else:
             print(f"{path}: {len(tiles)} tiles")
@@ -52,6 +67,33 @@ def run_read(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"  annotated copy: {out}")
     return status
+
+
+def format_table(table: dict) -> str:
+    """The table JSON as a referee reads it: each seat's hand, melds with their source, pond; then the readout."""
+    from rules.cli import format_readout
+
+    kinds = [t["kind"] for t in table["tiles"]]
+    out = [f"  {len(kinds)} tiles"]
+    for s in table["seats"]:
+        parts = []
+        if s["concealed"]:
+            parts.append(" ".join(kinds[i] for i in s["concealed"]))
+        if s["hidden"]:
+            parts.append(f"{s['hidden']} concealed tiles face down")
+        parts += [f"{m['kind']} {' '.join(m['tiles'])}" + (f" from {m['source']}" if m["source"] else "")
+                  for m in s["melds"]]
+        if s["pond"]:
+            parts.append("pond " + " ".join(kinds[p["tile"]] + ("(riichi)" if p["riichi"] else "") for p in s["pond"]))
+        if parts:
+            out.append(f"  {s['seat']:<7} " + " | ".join(parts))
+    if table["dora_indicators"]:
+        out.append("  dora indicators: " + " ".join(kinds[i] for i in table["dora_indicators"]))
+    out += [f"  problem: {p['message']}" for p in table["problems"]]
+    out += [f"  note: {n}" for n in table.get("notes", [])]
+    if table.get("readout"):
+        out.append("  " + format_readout(table["readout"]).replace("\n", "\n  "))
+    return "\n".join(out)
 
 
 def annotate(image, tiles):

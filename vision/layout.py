@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .classes import lie_of
+from .classes import QUARTER_SYMMETRIC, lie_of
 
 SIDEWAYS_COS = 0.5  # |cos| between a tile's up and its line's up below this: the tile lies sideways
 
@@ -81,13 +81,16 @@ class Line:
         return right_of(self.up)
 
 
-def _axis(tile: Tile) -> np.ndarray:
-    """The tile's long axis as a unit vector; a face-down tile has no glyph, so its long side stands in."""
-    if tile.kind != "back":
-        return tile.up
+def _row_direction(tile: Tile) -> np.ndarray:
+    """The direction a row of such tiles runs, as a unit vector: along the glyph's top edge (seen aslant, a
+    standing tile's face is a sheared parallelogram whose top edge still runs along its row); a face-down tile
+    has no glyph, so its short side stands in."""
     c = tile.corners
-    w, h = tile.size
-    v = (c[1] - c[0]) if w > h else (c[3] - c[0])
+    if tile.kind != "back":
+        v = (c[1] - c[0]) + (c[2] - c[3])
+    else:
+        w, h = tile.size
+        v = (c[1] - c[0]) if w <= h else (c[3] - c[0])
     return v / (np.linalg.norm(v) + 1e-9)
 
 
@@ -102,15 +105,16 @@ def _short(tile: Tile) -> float:
     return min(tile.size)
 
 
-def _crosswise(tiles: list[Tile], axes: list[np.ndarray], radius_tiles: float = 4.0) -> list[bool]:
-    """Tiles lying across most of their neighbours: called tiles, added-kan stacks, riichi tiles."""
-    centers = np.array([t.center for t in tiles])
-    out = []
-    for i, t in enumerate(tiles):
-        near = np.linalg.norm(centers - centers[i], axis=1) < radius_tiles * max(t.size)
-        cos = np.abs(np.array([float(axes[i] @ a) for a in axes]))
-        out.append(int(((cos < 0.45) & near).sum()) > int(((cos > 0.9) & near).sum()) - 1)
-    return out
+def _side_by_side(a: Tile, b: Tile, along: np.ndarray, max_gap: float, max_offset: float) -> bool:
+    """Whether b is a's neighbour in a row running along a unit direction: the gap between them is small
+    against their length along the row, their offset small against their depth across it. Measured along
+    and across the row, not by the tiles' own sides, so foreshortened tiles (a standing row seen from above,
+    a far row in a low photo) still join."""
+    across = np.array([-along[1], along[0]])
+    gap, offset = _gap_and_offset(a, b, along)
+    length = 2 * min(a.extent_along(along), b.extent_along(along))
+    depth = max(2 * min(a.extent_along(across), b.extent_along(across)), 0.25 * length)  # a sliver has some depth
+    return gap < max_gap * length and offset < max_offset * depth
 
 
 def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
@@ -124,24 +128,22 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             i = parent[i]
         return i
 
-    axes = [_axis(t) for t in tiles]
+    axes = [_row_direction(t) for t in tiles]
     for i in range(len(tiles)):
         for j in range(i + 1, len(tiles)):
             if abs(float(axes[i] @ axes[j])) < 0.9:
                 continue
-            along = right_of(axes[i])
-            gap, offset = _gap_and_offset(tiles[i], tiles[j], along)
-            short = min(_short(tiles[i]), _short(tiles[j]))
-            if gap < max_gap * short and offset < 0.4 * short:
+            if _side_by_side(tiles[i], tiles[j], axes[i], max_gap, 0.4):
                 parent[find(i)] = find(j)
-    crosswise = _crosswise(tiles, axes)
-    for i in range(len(tiles)):  # a tile lying across its neighbours joins the row it continues
+    # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
+    # continues: it is alone in its first-pass group, or one of two (the stack), and all face up
+    first = [find(i) for i in range(len(tiles))]
+    across = [first.count(first[i]) <= 2 and tiles[i].kind != "back" for i in range(len(tiles))]
+    for i in range(len(tiles)):
         for j in range(len(tiles)):
-            if not crosswise[i] or crosswise[j] or abs(float(axes[i] @ axes[j])) > 0.45:
+            if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.45:
                 continue
-            along = right_of(axes[j])
-            gap, offset = _gap_and_offset(tiles[i], tiles[j], along)
-            if gap < max_gap * min(_short(tiles[i]), _short(tiles[j])) and offset < 0.5 * max(tiles[j].size):
+            if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(tiles)):
@@ -177,9 +179,28 @@ def is_sideways(tile: Tile, up: np.ndarray) -> bool:
     return tile.kind != "back" and abs(float(tile.up @ up)) < SIDEWAYS_COS
 
 
-def build_line(tiles: list[Tile], members: list[int]) -> Line:
+def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
+    """Tiles whose glyph looks alike a quarter turned (5p, haku...) take their lie from the row: wider along it
+    than the row's upright tiles means lying sideways. Their polygons in ``tiles`` are turned to match."""
+    right = right_of(up)
+    plain = [i for i in members if tiles[i].kind == "back" or
+             (tiles[i].kind not in QUARTER_SYMMETRIC and not is_sideways(tiles[i], up))]
+    for i in members:
+        t = tiles[i]
+        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or not plain:
+            continue
+        near = sorted(plain, key=lambda j: float(np.linalg.norm(tiles[j].center - t.center)))[:2]  # perspective
+        upright_width = float(np.mean([2 * tiles[j].extent_along(right) for j in near]))
+        want = -right if 2 * t.extent_along(right) > 1.18 * upright_width else up
+        turns = [np.roll(t.corners, -k, axis=0) for k in range(4)]
+        best = max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ want))
+        tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence)
+
+
+def build_line(tiles: list[Tile], members: list[int], up: np.ndarray | None = None) -> Line:
     """Order a segment's tiles left to right in their owner's frame and pair up a kakan's stacked tiles."""
-    up = line_up(tiles, members)
+    up = line_up(tiles, members) if up is None else up
+    settle_quarter_turns(tiles, members, up)
     right = right_of(up)
     order = sorted(members, key=lambda i: float(tiles[i].center @ right))
     stacked: dict[int, int] = {}
@@ -195,9 +216,12 @@ def build_line(tiles: list[Tile], members: list[int]) -> Line:
     return Line([i for i in order if i not in stacked], up, stacked)
 
 
-def lines(tiles: list[Tile], max_gap_tiles: float = 2.5) -> list[Line]:
-    """Collinear segments facing the same way, a few tiles apart at most (a hand and its melds), as lines."""
-    segs = [build_line(tiles, s) for s in segments(tiles)]
+def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | None = None) -> list[Line]:
+    """Collinear segments facing the same way, a few tiles apart at most (a hand and its melds), as lines.
+
+    A segment with no face-up tile standing square in it has no glyph to say whom it faces; given the table's
+    ``centre``, it faces the centre (its owner sits on the far side from it)."""
+    segs = [_facing_centre(tiles, s, centre) for s in segments(tiles)]
     merged = True
     while merged:
         merged = False
@@ -214,18 +238,36 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5) -> list[Line]:
     return segs
 
 
+def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | None) -> Line:
+    line = build_line(tiles, members)
+    if centre is None or len(members) < 2 or any(
+            tiles[i].kind != "back" and not is_sideways(tiles[i], line.up) for i in members):
+        return line
+    normal = np.array([-line.right[1], line.right[0]])
+    to_centre = centre - np.mean([tiles[i].center for i in members], axis=0)
+    if np.linalg.norm(to_centre) < max(tiles[members[0]].size):
+        return line
+    return build_line(tiles, members, up=normal if normal @ to_centre > 0 else -normal)
+
+
 def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> bool:
-    """Whether line b continues line a: same facing, centres on one line, ends close."""
-    if float(a.up @ b.up) < 0.9:
+    """Whether line b continues line a: same facing, b's near end beside a's near end, a few tiles apart at
+    most. Sizes are tile widths along the row; the ends may sit up to a tile apart across it, since a standing
+    tile's face stands above the table while the melds beside it lie on it."""
+    if float(a.up @ b.up) < 0.8:
         return False
-    short = np.median([_short(tiles[i]) for i in a.tiles + b.tiles])
-    ca = np.array([tiles[i].center for i in a.tiles])
-    cb = np.array([tiles[i].center for i in b.tiles])
-    if abs(float((cb.mean(0) - ca.mean(0)) @ a.up)) > 0.6 * short:
-        return False
-    pa, pb = ca @ a.right, cb @ a.right
-    gap = max(pb.min() - pa.max(), pa.min() - pb.max())
-    return gap < max_gap_tiles * short * 1.5
+    right = a.right
+    width = float(np.median([2 * tiles[i].extent_along(right) for i in a.tiles + b.tiles]))
+    pa = [float(tiles[i].center @ right) for i in a.tiles]
+    pb = [float(tiles[i].center @ right) for i in b.tiles]
+    if min(pb) > max(pa):
+        end_a, end_b = a.tiles[int(np.argmax(pa))], b.tiles[int(np.argmin(pb))]
+    elif min(pa) > max(pb):
+        end_a, end_b = a.tiles[int(np.argmin(pa))], b.tiles[int(np.argmax(pb))]
+    else:
+        return False  # overlapping along the row: side by side (pond rows), not one line
+    gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
+    return gap < max_gap_tiles * width and offset < 1.1 * width
 
 
 @dataclass
@@ -257,7 +299,8 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     def search(end: int, melds: list[MeldReading], problems: list, gap_score: float) -> None:
         nonlocal best
         prefix = positions[:end]
-        odd = [i for i in prefix if is_sideways(tiles[i], line.up) or tiles[i].kind == "back"]
+        faces = any(tiles[i].kind != "back" for i in prefix)  # all face down: a hand standing back to camera
+        odd = [i for i in prefix if is_sideways(tiles[i], line.up) or (tiles[i].kind == "back" and faces)]
         p = problems + ([("a sideways or face-down tile among the concealed tiles", odd)] if odd else [])
         key = (len(p), -gap_score, len(melds))
         if best is None or key < best[0]:

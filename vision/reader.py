@@ -1,7 +1,9 @@
 """The tile reader at run time: a small ONNX CNN that reads tile crops (onnxruntime only).
 
-A crop is the tile turned so that its long side is vertical; the reader says which tile it is and whether it
-is upside down. Kinds in ``SYMMETRIC`` look alike both ways up, so their flip is reported as unknown (None).
+A crop is the tile turned so that its long side is vertical; the reader says which tile it is and how many
+quarter turns clockwise its glyph is from the crop's up (a tile lying upright seen at a low angle has a box wider
+than tall, so its crop comes a quarter turned). Kinds in ``SYMMETRIC`` look alike both ways up and those in
+``QUARTER_SYMMETRIC`` a quarter turned, so for them the reading gives every turn that fits.
 """
 from __future__ import annotations
 
@@ -11,14 +13,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import CLASSES, SYMMETRIC
+from .classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 
-INPUT_H, INPUT_W = 64, 48
+INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its own (``TileReader.size``)
 
 
-def preprocess(crop: np.ndarray) -> np.ndarray:
+def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
     """BGR crop of any size -> float32 (3, H, W) in [0, 1]; the network standardises contrast itself."""
-    img = cv2.resize(crop, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    img = cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(img.transpose(2, 0, 1), dtype=np.float32) / 255.0
 
 
@@ -26,7 +28,7 @@ def preprocess(crop: np.ndarray) -> np.ndarray:
 class Reading:
     kind: str  # rules notation: 1m..7z, 0m/0p/0s red fives, back
     confidence: float
-    upside_down: bool | None  # None: the tile looks the same both ways up
+    turns: tuple[int, ...]  # the quarter turns clockwise from the crop's up to the glyph's up that fit, best first
 
 
 class TileReader:
@@ -36,17 +38,28 @@ class TileReader:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 2
         self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        h, w = self.session.get_inputs()[0].shape[2:]
+        self.size = (int(h), int(w))
 
     def read(self, crops: list[np.ndarray]) -> list[Reading]:
         if not crops:
             return []
-        batch = np.stack([preprocess(c) for c in crops])
-        kind_logits, flip_logit = self.session.run(None, {"crops": batch})
+        batch = np.stack([preprocess(c, self.size) for c in crops])
+        kind_logits, turn_logits = self.session.run(None, {"crops": batch})
+        if turn_logits.ndim == 1:  # the first reader: one logit, upside down or not
+            turn_logits = np.stack([-turn_logits, np.full_like(turn_logits, -1e9), turn_logits,
+                                    np.full_like(turn_logits, -1e9)], axis=1)
         probs = np.exp(kind_logits - kind_logits.max(1, keepdims=True))
         probs /= probs.sum(1, keepdims=True)
         out = []
-        for p, f in zip(probs, flip_logit):
+        for p, t in zip(probs, turn_logits):
             kind = CLASSES[int(p.argmax())]
-            flipped = None if kind in SYMMETRIC else bool(f > 0)
-            out.append(Reading(kind, float(p.max()), flipped))
+            best = int(t.argmax())
+            if kind in QUARTER_SYMMETRIC:
+                turns = (0, 1, 2, 3)
+            elif kind in SYMMETRIC:
+                turns = (best % 2, best % 2 + 2)
+            else:
+                turns = (best,)
+            out.append(Reading(kind, float(p.max()), turns))
         return out

@@ -2,9 +2,10 @@
 
 Each tile comes back as a ``layout.Tile``: kind in the rules notation (``0m`` a red five, ``back`` face down),
 confidence, and its face polygon with corners (top-left, top-right, bottom-right, bottom-left) *as the glyph
-reads*, so the polygon itself says how the tile lies. The reader's flip head decides which end of the rectangle
-is the glyph's top; for tiles that look the same both ways up (``classes.SYMMETRIC``: 5p, 2s, haku, a back...)
-the top is taken to be the end nearer the top of the photo, so such a tile is never reported upside down.
+reads*, so the polygon itself says how the tile lies. The reader's turn head decides which side of the rectangle
+is the glyph's top; where several fit (tiles that look the same both ways up, ``classes.SYMMETRIC``: 2s, 8p, a
+back...; or a quarter turned, ``QUARTER_SYMMETRIC``: 5p, haku...) the one nearest the photo's top is taken, so
+such a tile is never reported upside down, and the row it lies in has the last word (``layout``).
 """
 from __future__ import annotations
 
@@ -51,6 +52,12 @@ def straighten(image: np.ndarray, corners: np.ndarray, margin: float = CROP_MARG
     return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _upward(corners: np.ndarray) -> float:
+    """How far the glyph's up (from the bottom edge to the top edge) points toward the photo's top, then left."""
+    up = corners[0] + corners[1] - corners[2] - corners[3]
+    return float(-up[1] - 1e-3 * up[0])
+
+
 class TileFinder:
     """Both models, loaded once: ``find`` turns an image (path, bytes or BGR array) into tiles."""
 
@@ -65,8 +72,7 @@ class TileFinder:
         readings = self.reader.read([straighten(image, c) for c in corners])
         tiles = []
         for det, c, r in zip(detections, corners, readings):
-            if r.upside_down:
-                c = c[[2, 3, 0, 1]]
+            c = max((np.roll(c, -t, axis=0) for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4)))
         return tiles

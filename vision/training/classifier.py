@@ -1,9 +1,12 @@
 """Train the tile reader: a small CNN that reads one upright-ish tile crop (training stack only: torch).
 
-Input: a crop folder ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.generate --crops``). Each crop is
-also shown upside down during training, so the network learns two things: the kind (38 classes: 34 kinds,
-3 red fives, a face-down tile) and whether the tile is upside down (ignored for kinds that look the same
-both ways up). Output: an ONNX file with two outputs, ``kind_logits`` and ``flip_logit``.
+Input: a crop folder ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.crops``). Each crop is also shown
+turned by a random number of quarter turns, squeezed back into the portrait input as the run time does with a
+tile whose box is wider than tall (a tile lying upright seen at a low angle, or one lying sideways), so the
+network learns two things: the kind (38 classes: 34 kinds, 3 red fives, a face-down tile) and how many quarter
+turns clockwise the glyph is from the crop's up (half-turns are not counted for kinds that look the same both
+ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with two outputs, ``kind_logits``
+and ``turn_logits`` (4).
 
     python -m vision.training.classifier --data data/crops --out models/tile_reader.onnx --epochs 12
 """
@@ -17,14 +20,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES, SYMMETRIC
+from vision.classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 from vision.reader import INPUT_H, INPUT_W, preprocess
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
+QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 
 
-def load_split(root: Path) -> tuple[np.ndarray, np.ndarray]:
-    """All crops of a split, preprocessed, with their class index."""
+def load_split(root: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """All crops of a split, preprocessed to (H, W) = size, with their class index."""
     images, labels = [], []
     for ci, name in enumerate(CLASSES):
         folder = root / name
@@ -33,7 +37,7 @@ def load_split(root: Path) -> tuple[np.ndarray, np.ndarray]:
         for p in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png")):
             img = cv2.imread(str(p))
             if img is not None:
-                images.append(preprocess(img))
+                images.append(preprocess(img, size))
                 labels.append(ci)
     if not images:
         raise SystemExit(f"no crops under {root}: expected {root}/<class>/*.jpg with classes like 1m, 0p, back")
@@ -54,14 +58,14 @@ def build_model(n_classes: int = len(CLASSES)):
             self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, 96), block(96, 160),
                                           nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
             self.kind = nn.Linear(160, n_classes)
-            self.flip = nn.Linear(160, 1)
+            self.turn = nn.Linear(160, 4)
 
         def forward(self, x):
             # standardise each crop's contrast, so light and exposure matter less than the glyph
             mean = x.mean(dim=(1, 2, 3), keepdim=True)
             std = x.std(dim=(1, 2, 3), keepdim=True)
             f = self.features((x - mean) / (std + 1e-3))
-            return self.kind(f), self.flip(f).squeeze(1)
+            return self.kind(f), self.turn(f)
 
     return TileReader()
 
@@ -76,21 +80,41 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(batch * gain * cast + bias + noise, 0.0, 1.0)
 
 
-def train(data: Path, out: Path, epochs: int, batch: int, seed: int, log=print) -> dict:
+def turn_batch(batch: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """Each crop (3, H, W) turned ``turns`` quarter turns clockwise and squeezed back to (H, W)."""
+    out = batch.copy()
+    h, w = batch.shape[2:]
+    for k in np.flatnonzero(turns):
+        img = np.rot90(batch[k].transpose(1, 2, 0), -int(turns[k]))
+        out[k] = cv2.resize(np.ascontiguousarray(img), (w, h), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)
+    return out
+
+
+def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """(N, 4) mask of the turns that count as right: the true one; also the opposite one for kinds that look
+    the same both ways up; any for kinds that look the same a quarter turned."""
+    mask = np.zeros((len(labels), 4), dtype=bool)
+    mask[np.arange(len(labels)), turns] = True
+    half = np.isin(labels, SYMMETRIC_INDEX)
+    mask[half, (turns[half] + 2) % 4] = True
+    mask[np.isin(labels, QUARTER_INDEX)] = True
+    return mask
+
+
+def train(data: Path, out: Path, epochs: int, batch: int, seed: int, size: tuple[int, int] = (INPUT_H, INPUT_W),
+          log=print) -> dict:
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x_train, y_train = load_split(data / "train")
-    x_val, y_val = load_split(data / "val")
+    x_train, y_train = load_split(data / "train", size)
+    x_val, y_val = load_split(data / "val", size)
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops")
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    symmetric = torch.zeros(len(CLASSES), dtype=torch.bool)
-    symmetric[SYMMETRIC_INDEX] = True
     history = []
     for epoch in range(epochs):
         model.train()
@@ -99,47 +123,53 @@ def train(data: Path, out: Path, epochs: int, batch: int, seed: int, log=print) 
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i:i + batch]
-            xb = augment(x_train[idx], rng)
-            flip = rng.random(len(idx)) < 0.5
-            xb[flip] = xb[flip][:, :, ::-1, ::-1]
+            turns = rng.integers(0, 4, len(idx))
+            xb = turn_batch(augment(x_train[idx], rng), turns)
             xb_t, yb = torch.from_numpy(np.ascontiguousarray(xb)), torch.from_numpy(y_train[idx])
-            flip_t = torch.from_numpy(flip.astype(np.float32))
-            kind_logits, flip_logit = model(xb_t)
-            weight = (~symmetric[yb]).float()
+            right = torch.from_numpy(turn_targets(y_train[idx], turns))
+            kind_logits, turn_logits = model(xb_t)
+            log_p = F.log_softmax(turn_logits, dim=1)
             loss = F.cross_entropy(kind_logits, yb, label_smoothing=0.05)
-            loss = loss + (F.binary_cross_entropy_with_logits(flip_logit, flip_t, reduction="none") * weight).mean()
+            loss = loss - torch.logsumexp(log_p.masked_fill(~right, -1e9), dim=1).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        acc = evaluate(model, x_val, y_val)
-        history.append({"epoch": epoch + 1, "loss": total / len(y_train), "val_acc": acc, "seconds": time.time() - t0})
-        log(f"epoch {epoch + 1}/{epochs} loss {total / len(y_train):.4f} val acc {acc:.4f} ({time.time() - t0:.0f} s)")
-    export(model, out)
+        acc, turn_acc = evaluate(model, x_val, y_val, rng)
+        history.append({"epoch": epoch + 1, "loss": total / len(y_train), "val_acc": acc, "val_turn_acc": turn_acc,
+                        "seconds": time.time() - t0})
+        log(f"epoch {epoch + 1}/{epochs} loss {total / len(y_train):.4f} val acc {acc:.4f} "
+            f"(turned crops: turn right {turn_acc:.4f}) ({time.time() - t0:.0f} s)")
+    export(model, out, size)
     return {"train_crops": int(len(y_train)), "val_crops": int(len(y_val)), "history": history}
 
 
-def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:
+def evaluate(model, x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+    """Kind accuracy on the crops as they are, and turn accuracy on the crops randomly turned."""
     import torch
 
     model.eval()
-    correct = 0
+    correct = turn_right = 0
     with torch.no_grad():
         for i in range(0, len(y), 256):
             logits, _ = model(torch.from_numpy(x[i:i + 256]))
             correct += int((logits.argmax(1).numpy() == y[i:i + 256]).sum())
-    return correct / max(1, len(y))
+            turns = rng.integers(0, 4, len(y[i:i + 256]))
+            _, turn_logits = model(torch.from_numpy(turn_batch(x[i:i + 256], turns)))
+            mask = turn_targets(y[i:i + 256], turns)
+            turn_right += int(mask[np.arange(len(turns)), turn_logits.argmax(1).numpy()].sum())
+    return correct / max(1, len(y)), turn_right / max(1, len(y))
 
 
-def export(model, out: Path) -> None:
+def export(model, out: Path, size: tuple[int, int]) -> None:
     import torch
 
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
-    torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["kind_logits", "flip_logit"],
-                      dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "flip_logit": {0: "n"}},
+    dummy = torch.zeros(1, 3, *size)  # the file states its input size; the run time reads it
+    torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["kind_logits", "turn_logits"],
+                      dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "turn_logits": {0: "n"}},
                       opset_version=17, dynamo=False)
 
 
@@ -150,9 +180,12 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
     args = ap.parse_args()
+    size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
-    report = train(args.data, args.out, args.epochs, args.batch, args.seed)
+    report = train(args.data, args.out, args.epochs, args.batch, args.seed, size)
+    report["input_size"] = list(size)
     report["seconds"] = round(time.time() - t0)
     (args.out.with_suffix(".train.json")).write_text(json.dumps(report, indent=1))
     print(f"wrote {args.out} in {report['seconds']} s")

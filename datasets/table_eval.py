@@ -1,0 +1,128 @@
+"""Score table reconstruction against generated scenes, whose tables say every seat's hand, melds and sources.
+
+A *hand in view* is a seat whose concealed tiles all face the camera and whose every hand and meld tile is
+labelled in the photo: only those can be read, so only those are counted. A hand is *exactly right* when its
+concealed tiles (red fives apart) and its melds (kind, tiles, source) all equal the truth. Predicted seats are
+paired with true seats by the tiles they share, so the seat names (relative to the read hand) do not matter.
+
+Two inputs: ``truth_tiles`` (the true face polygons and kinds: reconstruction alone) or tiles found in the
+pixels (end to end: each found tile is paired with the labelled tile it overlaps, IoU >= 0.5).
+"""
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+from vision.layout import Tile
+from vision.table import Table, read_table
+
+from .evaluate import iou
+
+
+def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
+    """The labelled tiles of a generated scene as detections would give them, and each one's annotation index."""
+    tiles, index = [], []
+    for i, a in enumerate(table["tiles"]):
+        if a["labelled"]:
+            tiles.append(Tile(a["cls"], tuple(tuple(p) for p in a["polygon"])))
+            index.append(i)
+    return tiles, index
+
+
+def match_found(found: list[Tile], table: dict) -> list[int | None]:
+    """For each found tile, the labelled annotation it overlaps most (IoU >= 0.5, each taken once), or None."""
+    truth = table["tiles"]
+    out: list[int | None] = [None] * len(found)
+    taken = set()
+    for k in sorted(range(len(found)), key=lambda k: -found[k].confidence):
+        best, i = max(((iou(found[k].corners, t["polygon"]), i) for i, t in enumerate(truth) if t["labelled"]),
+                      default=(0.0, -1))
+        if best >= 0.5 and i not in taken:
+            taken.add(i)
+            out[k] = i
+    return out
+
+
+def _meld_key(kind: str, tiles: list[str], source: str | None) -> tuple:
+    if kind == "ankan":  # a red five face down in a closed kan cannot be seen: fives count as plain there
+        tiles = ["5" + t[1] if t[0] == "0" else t for t in tiles]
+    return kind, tuple(sorted(tiles)), source
+
+
+def true_hands(table: dict) -> dict[int, dict]:
+    """Hands in view: seat number -> {"concealed": sorted kinds, "melds": sorted keys, "tiles": annotation indices}."""
+    anns = table["tiles"]
+    out = {}
+    for s in table["seats"]:
+        conc = s["concealed"] + ([] if s["drawn"] is None or s["drawn"] in s["concealed"] else [s["drawn"]])
+        items = conc + [t for m in s["melds"] for t in m["tiles"]]
+        if any(it["tile"] is None or not anns[it["tile"]]["labelled"] for it in items):
+            continue
+        if any(anns[it["tile"]]["cls"] == "back" for it in conc):
+            continue
+        melds = sorted(_meld_key(m["type"], [t["cls"] for t in m["tiles"]], m["source"]) for m in s["melds"])
+        out[s["seat"]] = dict(concealed=sorted(it["cls"] for it in conc), melds=melds,
+                              tiles={it["tile"] for it in items})
+    return out
+
+
+def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
+    """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann)."""
+    out = []
+    for seat in table.seats.values():
+        if not seat.concealed and not seat.melds:
+            continue
+        indices = seat.concealed + [i for m in seat.melds for i in m.tile_indices]
+        melds = sorted(_meld_key(m.kind, m.tiles, m.source) for m in seat.melds)
+        out.append(dict(seat=seat.name, concealed=sorted(table.tiles[i].kind for i in seat.concealed), melds=melds,
+                        tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
+    return out
+
+
+def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], totals: collections.Counter,
+                failures: list | None = None) -> None:
+    """Add one scene's counts: hands in view and exactly right, melds and sources right."""
+    truth = true_hands(table_json)
+    read = read_table(tiles)
+    predicted = read_hands(read, to_ann)
+    for seat_no, t in truth.items():
+        totals["hands"] += 1
+        totals["melds"] += len(t["melds"])
+        totals["open_melds"] += sum(1 for m in t["melds"] if m[2])
+        p = max(predicted, key=lambda p: len(p["tiles"] & t["tiles"]), default=None)
+        if p is None or not p["tiles"] & t["tiles"]:
+            if failures is not None:
+                failures.append((table_json.get("image"), seat_no, "no hand read", t, None))
+            continue
+        left = list(p["melds"])
+        for m in t["melds"]:
+            same = [q for q in left if q[:2] == m[:2]]
+            if same:
+                totals["melds_right"] += 1
+                if m[2]:
+                    totals["sources_right"] += m in same
+                left.remove(m if m in same else same[0])
+        exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
+        totals["hands_right"] += exact
+        if not exact and failures is not None:
+            failures.append((table_json.get("image"), seat_no, "wrong", t, p))
+
+
+def evaluate_tables(data: Path, finder=None, limit: int | None = None, failures: list | None = None) -> dict:
+    """Reconstruction over a generated dataset: from the true tiles (finder None) or from pixels (a TileFinder)."""
+    import cv2
+
+    totals: collections.Counter = collections.Counter()
+    paths = sorted(data.glob("tables/*/*.json"))[:limit]
+    for path in paths:
+        table_json = json.loads(path.read_text())
+        if finder is None:
+            tiles, to_ann = truth_tiles(table_json)
+            to_ann_opt: list[int | None] = list(to_ann)
+        else:
+            tiles = finder.find(cv2.imread(str(data / table_json["image"])))
+            to_ann_opt = match_found(tiles, table_json)
+        score_scene(table_json, tiles, to_ann_opt, totals, failures)
+    totals["scenes"] = len(paths)
+    return dict(totals)

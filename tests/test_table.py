@@ -1,0 +1,134 @@
+"""Whole tables from tile polygons: seats, hands, melds with their sources, ponds, dora, problems, readout.
+
+Tables are laid out by hand with ``lay_row`` (upright tiles 30 x 40 px): the read hand at the bottom, the
+other seats' rows turned to face their owners, then the whole photo turned or mirrored."""
+import math
+
+import numpy as np
+import pytest
+
+from rules.context import Context
+from test_layout import H, lay_row
+from vision.layout import Tile
+from vision.table import read_table, score_table
+
+SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z (shanpon)
+
+
+def turn(tiles: list[Tile], degrees: float, centre=(400.0, 400.0)) -> list[Tile]:
+    a = math.radians(degrees)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    c = np.array(centre)
+    return [Tile(t.kind, tuple(tuple(rot @ (np.array(p) - c) + c) for p in t.polygon), t.confidence) for t in tiles]
+
+
+def kinds(table, indices):
+    return [table.tiles[i].kind for i in indices]
+
+
+def whole_table() -> list[Tile]:
+    """Four seats around (400, 400): self's open hand and pond (riichi on 9m), the right seat's hidden hand with
+    a pon of 5p called from its left (self's discard), the across seat's pond, the left seat's wall with a dora."""
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
+    tiles += lay_row("9p 2m 4p 2s 9m> 6m", 0, origin=(280.0, 500.0))
+    tiles += lay_row("3m 8s 7s", 0, origin=(280.0, 500.0 + H + 2))
+    tiles += lay_row("# # # # # # # # # # | 5p> 5p 5p", -90, origin=(760.0, 760.0))
+    tiles += lay_row("1m 9s 3p 6s 7z 2z", 180, origin=(520.0, 280.0))
+    tiles += lay_row("# # 4z # # # #", 90, origin=(120.0, 200.0))
+    return tiles
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 180, 233])
+def test_whole_table_at_any_roll_reads_seats_melds_ponds_and_dora(degrees):
+    table = read_table(turn(whole_table(), degrees))
+    me, right = table.seats["self"], table.seats["right"]
+    assert kinds(table, me.concealed) == SELF_HAND.split() and me.melds == []
+    assert kinds(table, [i for i, _ in me.pond]) == "9p 2m 4p 2s 9m 6m 3m 8s 7s".split()
+    assert [r for _, r in me.pond] == [False] * 4 + [True] + [False] * 4
+    assert right.hidden == 10 and [(m.kind, m.called, m.source) for m in right.melds] == [("pon", "5p", "left")]
+    assert kinds(table, [i for i, _ in table.seats["across"].pond]) == "1m 9s 3p 6s 7z 2z".split()
+    assert kinds(table, table.dora_indicators) == ["4z"]
+    assert table.problems == []
+
+
+def test_readout_sees_riichi_dora_the_called_discard_and_furiten():
+    out = score_table(read_table(whole_table()))
+    assert out["hand"]["notation"] == "234m678p345s1155z"
+    assert out["context"]["riichi"] and out["context"]["dora_indicators"] == ["4z"]
+    called = [d for d in out["context"]["discards"] if d["called"]]
+    assert called == [{"tile": "5p", "riichi": False, "called": True}]
+    r = out["readout"]
+    assert r["tenpai"] and {w["tile"] for w in r["waits"]} == {"1z", "5z"}
+    assert not r["furiten"]["furiten"]
+    # a 1z in self's own pond makes the shanpon furiten
+    tiles = whole_table() + lay_row("1z", 0, origin=(460.0, 500.0 + H + 2))
+    assert score_table(read_table(tiles))["readout"]["furiten"]["furiten"]
+
+
+def test_a_tile_called_from_self_counts_for_furiten():
+    hand = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 4p 6p"  # kanchan on 5p, which the right seat called from self
+    tiles = lay_row(hand, 0, origin=(200.0, 700.0)) + lay_row("# # # # # # # # # # | 5p> 5p 5p", -90,
+                                                              origin=(760.0, 760.0))
+    r = score_table(read_table(tiles))["readout"]
+    assert [w["tile"] for w in r["waits"]] == ["5p"] and r["furiten"]["furiten"]
+
+
+def test_fourteenth_tile_set_apart_is_the_winning_tile():
+    tiles = lay_row("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z | 5z", 0, gap_between=0.6)
+    out = score_table(read_table(tiles), Context(tsumo=True))
+    assert out["hand"]["win_tile"] == "5z"
+    win = out["readout"]["win"]
+    assert win["valid"] and ["haku", 1] in win["yaku"]
+
+
+def test_melds_with_sources_are_read_into_the_hand():
+    tiles = lay_row("2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z", 0)
+    out = score_table(read_table(tiles))
+    assert [(m["kind"], m["called"], m["source"]) for m in out["hand"]["melds"]] == [
+        ("chi", "3s", "left"), ("pon", "7z", "across")]
+    assert out["readout"]["tenpai"] and [w["tile"] for w in out["readout"]["waits"]] == ["5p", "8p"]
+
+
+def test_hidden_red_five_in_a_closed_kan_is_said_not_guessed():
+    out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | # 5s 5s #")))
+    assert any("red five" in n for n in out["notes"])
+    assert out["hand"]["melds"][0]["kind"] == "ankan" and out["readout"] is not None
+
+
+def test_five_copies_of_a_tile_is_a_problem_naming_them():
+    tiles = lay_row("1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
+    table = read_table(tiles)
+    (problem,) = [p for p in table.problems if "copies" in p.message]
+    assert "5 copies of 1m" in problem.message and kinds(table, problem.tiles) == ["1m"] * 5
+    out = score_table(table)
+    assert out["readout"] is None and any("four" in p["message"] for p in out["problems"])
+
+
+def test_chi_from_across_is_a_problem_and_no_score():
+    out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m 4m> 5m")))
+    assert out["readout"] is None
+    assert any("only from the left" in p["message"] and len(p["tiles"]) == 3 for p in out["problems"])
+
+
+def test_a_hand_of_the_wrong_size_is_a_problem():
+    out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z")))
+    assert out["readout"] is None
+    (problem,) = out["problems"]
+    assert "12 concealed tiles" in problem["message"] and len(problem["tiles"]) == 12
+
+
+def test_no_tiles_is_a_problem_not_a_crash():
+    out = score_table(read_table([]))
+    assert out["readout"] is None and out["problems"][0]["message"] == "no tiles found in the photo"
+
+
+def test_quarter_symmetric_tile_takes_its_lie_from_the_row():
+    """A called 5p lying sideways whose reading cannot tell its turn (its polygon says upright) is settled by
+    its width along the row."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 5p> 5p 5p")
+    called = next(i for i, t in enumerate(tiles) if t.kind == "5p" and t.lie == "sideways")
+    c = tiles[called].corners
+    tiles[called] = Tile("5p", tuple(map(tuple, np.roll(c, -1, axis=0))))  # read as upright
+    assert tiles[called].lie == "upright"
+    out = score_table(read_table(tiles))
+    assert [(m["kind"], m["source"]) for m in out["hand"]["melds"]] == [("pon", "left")]

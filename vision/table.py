@@ -1,0 +1,280 @@
+"""From the tiles of a photo to the table a referee sees: seats, hands with their melds, ponds, dora indicators.
+
+Seats are named from the player whose hand is read (``self``), in the same words a meld's source uses:
+``right`` (shimocha, next in turn), ``across`` (toimen) and ``left`` (kamicha). The read hand is the line with
+the most face-up tiles standing square to it; every other line belongs to the seat its tiles face, so a phone
+snapshot of one's own corner and an overhead photo at any roll read the same way.
+
+Within a seat, lines run from its owner toward the table's centre: the outermost line of seven or more tiles
+is the hand (concealed tiles, melds to the right); lines that are mostly face down are the wall, whose face-up
+tiles are dora indicators; a short line mixing face-down and face-up tiles is a dora row laid aside; the other
+face-up lines are pond rows (the first row is the one nearest the centre, and its sideways tile is the riichi
+declaration). A tile another seat called shows in that seat's meld, sideways, pointing at its discarder: it is
+given back to the discarder's discards so that furiten sees it.
+
+Nothing is dropped silently: what cannot be a legal table is a ``Problem`` naming the tiles it is about.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .layout import Line, MeldReading, Tile, build_line, is_sideways, lines, read_line
+
+SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
+OFFSET = {"right": 1, "across": 2, "left": 3}
+MIN_HAND_TILES = 7  # a hand shows 13 or more tiles; a line this long nearest its owner is taken as one
+
+
+@dataclass
+class Problem:
+    message: str
+    tiles: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"message": self.message, "tiles": self.tiles}
+
+
+@dataclass
+class Seat:
+    name: str
+    concealed: list[int] = field(default_factory=list)  # face-up concealed tiles, left to right
+    hidden: int = 0  # concealed tiles seen from behind (a standing hand facing away)
+    drawn: int | None = None  # a 14th tile set apart at the right of the concealed ones
+    melds: list[MeldReading] = field(default_factory=list)
+    pond: list[tuple[int, bool]] = field(default_factory=list)  # (tile, sideways = riichi), in discard order
+
+    def to_dict(self) -> dict:
+        return {"seat": self.name, "concealed": self.concealed, "hidden": self.hidden, "drawn": self.drawn,
+                "melds": [dict(kind=m.kind, tiles=m.tiles, called=m.called, source=m.source,
+                               tile_indices=m.tile_indices, notes=m.notes) for m in self.melds],
+                "pond": [{"tile": i, "riichi": r} for i, r in self.pond],
+                "riichi": any(r for _, r in self.pond)}
+
+
+@dataclass
+class Table:
+    tiles: list[Tile]
+    seats: dict[str, Seat]
+    dora_indicators: list[int]
+    roles: list[str]  # per tile: concealed | meld | pond | dora | wall | stray
+    seat_of: list[str | None]  # per tile
+    problems: list[Problem]
+
+    def discarder(self, seat: str, source: str) -> str:
+        return SEATS[(SEATS.index(seat) + OFFSET[source]) % 4]
+
+    def to_dict(self) -> dict:
+        return {
+            "tiles": [{"kind": t.kind, "confidence": t.confidence, "polygon": [list(p) for p in t.polygon],
+                       "lie": t.lie, "seat": s, "role": r} for t, s, r in zip(self.tiles, self.seat_of, self.roles)],
+            "seats": [s.to_dict() for s in self.seats.values()],
+            "dora_indicators": self.dora_indicators,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def _angle(up: np.ndarray) -> float:
+    """Degrees counter-clockwise on screen from the photo's up to ``up`` (image y points down)."""
+    return math.degrees(math.atan2(-up[0], -up[1]))
+
+
+def _upright_faces(tiles: list[Tile], line: Line) -> int:
+    return sum(1 for i in line.tiles if tiles[i].kind != "back" and not is_sideways(tiles[i], line.up))
+
+
+def read_table(tiles: list[Tile]) -> Table:
+    """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found."""
+    roles = ["stray"] * len(tiles)
+    seat_of: list[str | None] = [None] * len(tiles)
+    problems: list[Problem] = []
+    seats = {name: Seat(name) for name in SEATS}
+    dora: list[int] = []
+    if not tiles:
+        return Table(tiles, seats, dora, roles, seat_of, [Problem("no tiles found in the photo")])
+    centre = np.mean([t.center for t in tiles], axis=0)
+    ls = lines(tiles, centre=centre)
+    main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
+    ref = _angle(main.up)
+    by_seat: dict[str, list[Line]] = {name: [] for name in SEATS}
+    for line in ls:
+        turn = round(((_angle(line.up) - ref) % 360) / 90) % 4  # counter-clockwise quarter turns from self
+        by_seat[SEATS[turn]].append(line)  # glyphs turned a quarter left face a player on the right, and so on
+    for turn, (name, seat_lines) in enumerate(by_seat.items()):
+        seat = seats[name]
+        a = math.radians(turn * 90)  # the seat's own up, common to its lines: turn self's up a quarter per seat
+        up = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) @ main.up
+
+        def depth(line: Line) -> float:  # how far toward the table's centre from the seat's owner
+            return float(np.mean([tiles[i].center for i in line.tiles], axis=0) @ up)
+
+        seat_lines.sort(key=depth)
+        hand = seat_lines[0] if seat_lines and _could_be_hand(tiles, seat_lines[0]) else None
+        pond_rows = []
+        for line in seat_lines:
+            members = line.tiles + list(line.stacked)
+            for i in members:
+                seat_of[i] = name
+            backs = [i for i in members if tiles[i].kind == "back"]
+            if line is hand:
+                _read_hand(tiles, line, seat, roles, problems)
+            elif backs:  # the wall, or indicators laid aside with face-down tiles: the face-up ones are dora
+                for i in members:
+                    roles[i] = "wall" if tiles[i].kind == "back" else "dora"
+                dora += [i for i in line.tiles if tiles[i].kind != "back"]
+            elif len(members) == 1 and hand is None:
+                seat_of[members[0]] = None  # a lone tile with no hand to belong to stays a stray
+            else:
+                pond_rows.append(line)
+        for line in sorted(pond_rows, key=depth, reverse=True):
+            for i in line.tiles + list(line.stacked):
+                roles[i] = "pond"
+                seat.pond.append((i, is_sideways(tiles[i], line.up)))
+    problems += _too_many_copies(tiles)
+    return Table(tiles, seats, dora, roles, seat_of, problems)
+
+
+def _could_be_hand(tiles: list[Tile], line: Line) -> bool:
+    """Long enough, and not a wall: a line mostly face down with face-up tiles in it is a wall with its dora
+    indicators, unless a face-up tile lies sideways (a meld beside a hand standing with its back to the camera)."""
+    members = line.tiles + list(line.stacked)
+    backs = sum(tiles[i].kind == "back" for i in members)
+    if len(members) < MIN_HAND_TILES:
+        return False
+    return 2 * backs < len(members) or backs == len(members) or any(is_sideways(tiles[i], line.up) for i in members)
+
+
+def _width(tiles: list[Tile], line: Line) -> float:
+    """The median width of a line's tiles along it, in pixels: larger for a line nearer the camera."""
+    return float(np.median([2 * tiles[i].extent_along(line.right) for i in line.tiles]))
+
+
+def _size(line: Line) -> int:
+    return len(line.tiles) + len(line.stacked)
+
+
+def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], problems: list[Problem]) -> None:
+    reading = read_line(tiles, line)
+    seat.melds = reading.melds
+    for m in reading.melds:
+        for i in m.tile_indices:
+            roles[i] = "meld"
+    for i in reading.concealed:
+        roles[i] = "concealed"
+    problems += [Problem(message, list(where)) for message, where in reading.problems]
+    faces = [i for i in reading.concealed if tiles[i].kind != "back"]
+    seat.hidden = len(reading.concealed) - len(faces)
+    seat.concealed = faces
+    if len(faces) + 3 * len(seat.melds) == 14 and len(faces) >= 2:
+        gaps = [_gap(tiles, line, a, b) for a, b in zip(faces, faces[1:])]
+        if gaps[-1] > 0.2 and gaps[-1] >= max(gaps) - 1e-9 and gaps[-1] > 2 * float(np.median(gaps)) + 0.05:
+            seat.drawn = faces[-1]
+
+
+def _gap(tiles: list[Tile], line: Line, a: int, b: int) -> float:
+    """Edge-to-edge gap between two tiles along the line, in tile widths."""
+    ta, tb = tiles[a], tiles[b]
+    d = float((tb.center - ta.center) @ line.right)
+    return (d - ta.extent_along(line.right) - tb.extent_along(line.right)) / min(min(ta.size), min(tb.size))
+
+
+def _too_many_copies(tiles: list[Tile]) -> list[Problem]:
+    """Five or more of one tile among the face-up tiles: at least one of them is misread or not of this set."""
+    plain = [("5" + t.kind[1]) if t.kind[0] == "0" else t.kind for t in tiles]
+    counts = Counter(k for k in plain if k != "back")
+    return [Problem(f"{n} copies of {k} are face up: a set has only four, so one is misread",
+                    [i for i, p in enumerate(plain) if p == k]) for k, n in sorted(counts.items()) if n > 4]
+
+
+# ---------------------------------------------------------------- the rules readout
+
+
+def hand_of(table: Table, seat: str = "self"):
+    """The rules engine's hand for a seat, and its winning tile (the one set apart) if it shows 14."""
+    from rules.tiles import Hand, Meld
+
+    s = table.seats[seat]
+    concealed = tuple(table.tiles[i].kind for i in s.concealed)
+    melds = tuple(Meld(m.kind, tuple(m.tiles), m.called, m.source,
+                       table.tiles[m.tile_indices[-1]].kind if m.kind == "kakan" else None) for m in s.melds)
+    return Hand(concealed, melds), (table.tiles[s.drawn].kind if s.drawn is not None else None)
+
+
+def seen_context(table: Table, ctx=None, seat: str = "self"):
+    """The context with what the photo shows: the seat's discards (and tiles called from them), riichi when its
+    pond shows a sideways tile, the dora indicators (unless the caller gave them) and every other face-up tile."""
+    from rules.context import Context, Discard
+
+    ctx = ctx or Context()
+    s = table.seats[seat]
+    kinds = [t.kind for t in table.tiles]
+    discards = [Discard(kinds[i], riichi=r) for i, r in s.pond]
+    for other in table.seats.values():
+        for m in other.melds:
+            if m.source and other.name != seat and table.discarder(other.name, m.source) == seat:
+                discards.append(Discard(m.called, called=True))
+    own = set(s.concealed) | {i for m in s.melds for i in m.tile_indices} | {i for i, _ in s.pond}
+    dora = tuple(kinds[i] for i in table.dora_indicators)
+    called_away = [d.tile for d in discards if d.called]
+    visible = [kinds[i] for i in range(len(kinds))
+               if kinds[i] != "back" and i not in own and i not in table.dora_indicators]
+    for t in called_away:  # shown in another seat's meld already: counted once, as this seat's discard
+        if t in visible:
+            visible.remove(t)
+    return replace(ctx, discards=tuple(ctx.discards) + tuple(discards),
+                   riichi=ctx.riichi or any(r for _, r in s.pond),
+                   dora_indicators=ctx.dora_indicators or dora,
+                   visible=tuple(ctx.visible) + tuple(visible))
+
+
+@dataclass
+class Scored:
+    """A seat's hand as the rules engine takes it, the context the photo adds to, and the readout."""
+
+    hand: object | None = None  # rules.tiles.Hand
+    win_tile: str | None = None
+    context: object | None = None  # rules.context.Context
+    readout: object | None = None  # rules.readout.Readout
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
+    """The rules readout of one seat's hand, or the problem that keeps it from being read."""
+    from rules.readout import analyse
+    from rules.tiles import HandError
+
+    s = table.seats[seat]
+    notes = [n for m in s.melds for n in m.notes]
+    if s.hidden or not (s.concealed or s.melds):
+        return Scored(problems=[Problem(f"no face-up hand in view for seat {seat}")], notes=notes)
+    where = s.concealed + [i for m in s.melds for i in m.tile_indices]
+    try:
+        hand, win_tile = hand_of(table, seat)
+        full = seen_context(table, ctx, seat)
+        return Scored(hand, win_tile, full, analyse(hand, full, win_tile), notes=notes)
+    except HandError as e:
+        return Scored(problems=[Problem(str(e), where)], notes=notes)
+
+
+def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
+    """The table as JSON with the seat's hand, the context seen in the photo and the rules readout (None, with a
+    problem saying why, when the hand cannot be read)."""
+    scored = score_seat(table, ctx, seat)
+    out = table.to_dict()
+    out["seat"] = seat
+    out["problems"] += [p.to_dict() for p in scored.problems]
+    out["notes"] = scored.notes
+    out["hand"] = out["context"] = out["readout"] = None
+    if scored.hand is not None:
+        h = scored.hand
+        out["hand"] = {"concealed": list(h.concealed), "melds": [m.to_dict() for m in h.melds],
+                       "win_tile": scored.win_tile, "notation": h.notation()}
+        c = scored.context
+        out["context"] = {"riichi": c.riichi, "dora_indicators": list(c.dora_indicators),
+                          "discards": [{"tile": d.tile, "riichi": d.riichi, "called": d.called} for d in c.discards]}
+        out["readout"] = scored.readout.to_dict()
+    return out
