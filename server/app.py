@@ -1,10 +1,13 @@
 """The FastAPI app: JSON in, rules objects, JSON out. Routes only translate; the rules live in ``rules``."""
 from __future__ import annotations
 
+import re
+import threading
 from pathlib import Path
 from typing import Literal
 
-from fastapi import FastAPI, File, Request, UploadFile
+from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -17,6 +20,7 @@ from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tiles
 STATIC = Path(__file__).parent / "static"
 Source = Literal["left", "across", "right"]
 Wind = Literal["E", "S", "W", "N"]
+SeatName = Literal["self", "right", "across", "left"]
 
 
 class MeldIn(BaseModel):
@@ -66,6 +70,20 @@ class ContextIn(BaseModel):
     pao: Source | None = None
 
 
+class TileIn(BaseModel):
+    kind: str = Field(pattern=r"^([0-9][mps]|[1-7]z|back)$", examples=["5m"])
+    polygon: list[tuple[float, float]] = Field(min_length=4, max_length=4,
+                                               description="corners TL, TR, BR, BL as the glyph reads, in pixels")
+    confidence: float = 1.0
+
+
+class TableRequest(BaseModel):
+    tiles: list[TileIn] = Field(max_length=400)
+    context: ContextIn = Field(default_factory=ContextIn)
+    ruleset: str = "tenhou"
+    seat: SeatName = "self"
+
+
 class ScoreRequest(BaseModel):
     """A hand in notation (``hand``) or as tiles and melds (``concealed`` + ``melds``), and its context."""
 
@@ -94,6 +112,15 @@ def to_context(c: ContextIn, ruleset: str) -> Context:
     return Context(**data, ruleset=preset(ruleset))
 
 
+def tile_art(name: str, theme: str = "light") -> Path | None:
+    from importlib.resources import files
+
+    if not re.fullmatch(r"[0-9][mps]|[1-7]z|back", name):
+        return None
+    path = Path(str(files("pymdownx_mahjong") / "assets" / theme / f"{name}.svg"))
+    return path if path.is_file() else None
+
+
 def create_app(access_code: str | None = None) -> FastAPI:
     """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
     see ``server.access``."""
@@ -116,30 +143,64 @@ def create_app(access_code: str | None = None) -> FastAPI:
         return analyse(hand, ctx, win_tile).to_dict()
 
     finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
+    loading = threading.Lock()
+
+    def tile_finder():
+        with loading:
+            if "tiles" not in finder:
+                from vision.tiles import TileFinder
+
+                finder["tiles"] = TileFinder()
+        return finder["tiles"]
 
     @app.post("/api/recognize")
-    async def recognize(photo: UploadFile = File(..., description="a JPEG, PNG, WebP, BMP or TIFF photo")) -> dict:
-        """Photo (multipart) -> the tiles found: kind, confidence, polygon (as the glyph reads), lie.
-        The upload is read into memory (never written to disk) up to the byte limit, then checked to be an image."""
+    async def recognize(
+        photo: UploadFile = File(..., description="a JPEG, PNG, WebP, BMP or TIFF photo"),
+        context: str = Form("{}", description="the context as JSON, as in /api/score (seat wind, tsumo, ...)"),
+        ruleset: str = Form("tenhou"),
+        seat: SeatName = Form("self", description="whose hand to score, from the hand nearest the camera"),
+        mirrored: bool = Form(False, description="the photo is mirrored (a selfie camera)"),
+    ) -> dict:
+        """Photo (multipart) -> the table: every tile (kind, confidence, polygon as the glyph reads, lie, seat,
+        role), each seat's hand, melds with their source, pond, the dora indicators, problems found, and the
+        rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
+        the byte limit, then checked to be an image; the work runs off the event loop."""
         from vision.image import MAX_BYTES, ImageError, load_image
-        from vision.tiles import TileFinder, tiles_json
+        from vision.pipeline import read_photo
 
         data = await photo.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             return JSONResponse(status_code=413, content={
                 "error": f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG"})
+        ctx = to_context(ContextIn.model_validate_json(context), ruleset)
         try:
-            image = load_image(data)
+            image = await run_in_threadpool(load_image, data)
         except ImageError as e:
             return JSONResponse(status_code=422, content={"error": str(e)})
-        if "tiles" not in finder:
-            finder["tiles"] = TileFinder()
-        h, w = image.shape[:2]
-        return {"width": w, "height": h, **tiles_json(finder["tiles"].find(image))}
+        return await run_in_threadpool(read_photo, tile_finder(), image, ctx, seat, mirrored)
+
+    @app.post("/api/table")
+    def table(req: TableRequest) -> dict:
+        """Tiles (as /api/recognize gave them, corrected by hand: a kind changed, a tile added, deleted or turned)
+        -> the table and readout again, rebuilt from the tiles' polygons."""
+        from vision.layout import Tile
+        from vision.table import read_table, score_table
+
+        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence) for t in req.tiles]
+        return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
 
     @app.get("/api/rulesets")
     def rulesets() -> dict:
         return {name: r.to_dict() for name, r in PRESETS.items()}
+
+    @app.get("/tiles/{name}.svg", include_in_schema=False)
+    def tile_face(name: str, theme: Literal["light", "dark"] = "light") -> FileResponse:
+        """A tile face (``5m``, ``0p`` a red five, ``back``...), the CC0 FluffyStuff art that the package
+        pymdownx-mahjong ships; a week in the browser's cache."""
+        path = tile_art(name, theme)
+        if path is None:
+            return JSONResponse(status_code=404, content={"error": f"no tile named {name!r}: use 1m..9s, 0m/0p/0s, 1z..7z"})
+        return FileResponse(path, media_type="image/svg+xml", headers={"Cache-Control": "max-age=604800"})
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

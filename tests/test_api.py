@@ -83,8 +83,47 @@ def test_recognize_refuses_what_is_not_a_usable_photo(client, data, status, word
 def test_recognize_a_photo_without_tiles(client):
     r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")})
     assert r.status_code == 200
-    assert r.json() == {"width": 320, "height": 240, "tiles": []}
+    out = r.json()
+    assert (out["width"], out["height"], out["tiles"], out["readout"]) == (320, 240, [], None)
+    assert out["problems"][0]["message"] == "no tiles found in the photo"
+
+
+def test_recognize_refuses_a_context_that_is_not_json(client):
+    r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")},
+                    data={"context": "{not json"})
+    assert r.status_code == 422 and "error" in r.json()
+
+
+def _tiles_json(spec):
+    from test_layout import lay_row
+
+    return [{"kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in lay_row(spec)]
+
+
+def test_table_rescores_corrected_tiles(client):
+    tiles = _tiles_json("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z")
+    r = client.post("/api/table", json={"tiles": tiles})
+    assert r.status_code == 200 and {w["tile"] for w in r.json()["readout"]["waits"]} == {"1z", "5z"}
+    tiles[12]["kind"] = "6z"  # the user taps the last tile and says it is a hatsu: 5z 6z are two singles
+    readout = client.post("/api/table", json={"tiles": tiles}).json()["readout"]
+    assert not readout["tenpai"] and readout["shanten"] == 1
+
+
+@pytest.mark.parametrize("tile", [{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]},
+                                  {"kind": "5m", "polygon": [[0, 0], [1, 0]]}])
+def test_table_refuses_malformed_tiles(client, tile):
+    r = client.post("/api/table", json={"tiles": [tile]})
+    assert r.status_code == 422
+
 
 
 def test_recognize_without_a_file_is_a_4xx(client):
     assert client.post("/api/recognize").status_code == 422
+
+
+def test_tile_faces_are_served_and_names_are_checked(client):
+    r = client.get("/tiles/0p.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content
+    assert client.get("/tiles/5z.svg?theme=dark").status_code == 200
+    assert client.get("/tiles/..%2Fx.svg").status_code == 404
+    assert client.get("/tiles/9z.svg").status_code == 404
