@@ -90,6 +90,8 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
         totals["hands"] += 1
         totals["melds"] += len(t["melds"])
         totals["open_melds"] += sum(1 for m in t["melds"] if m[2])
+        own = seat_no == 0 and table_json.get("framing") == "corner"  # the photographer's hand, in a snapshot
+        totals["own_hands"] += own
         p = max(predicted, key=lambda p: len(p["tiles"] & t["tiles"]), default=None)
         if p is None or not p["tiles"] & t["tiles"]:
             if failures is not None:
@@ -105,6 +107,7 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
                 left.remove(m if m in same else same[0])
         exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
         totals["hands_right"] += exact
+        totals["own_hands_right"] += own and exact
         if not exact and failures is not None:
             failures.append((table_json.get("image"), seat_no, "wrong", t, p))
 

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from typing import Literal
 
-from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -121,9 +121,9 @@ def tile_art(name: str, theme: str = "light") -> Path | None:
     return path if path.is_file() else None
 
 
-def create_app(access_code: str | None = None) -> FastAPI:
+def create_app(access_code: str | None = None, camera: int | None = None) -> FastAPI:
     """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
-    see ``server.access``."""
+    see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables."""
     app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
 
     @app.exception_handler(HandError)
@@ -188,6 +188,33 @@ def create_app(access_code: str | None = None) -> FastAPI:
 
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence) for t in req.tiles]
         return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
+
+    feed = None
+    if camera is not None:
+        from server.live import Camera
+
+        feed = Camera(camera)
+
+    @app.websocket("/api/live")
+    async def live(ws: WebSocket, source: Literal["browser", "camera"] = "browser") -> None:
+        """Live mode (see ``server.live``): JPEG frames in as binary messages and options as JSON text, or with
+        ``?source=camera`` the server's camera; each answer is the stable table and readout of the newest frame."""
+        from server.live import LiveReader, serve_browser_frames, serve_camera_frames
+
+        await ws.accept()
+        reader = LiveReader(await run_in_threadpool(tile_finder), {},
+                            lambda c, r: to_context(ContextIn.model_validate(c), r))
+        try:
+            if source == "camera":
+                if feed is None:
+                    await ws.send_json({"error": "this server has no camera: start it with riichi-lens serve --camera 0"})
+                    await ws.close()
+                    return
+                await serve_camera_frames(ws, reader, feed)
+            else:
+                await serve_browser_frames(ws, reader)
+        except WebSocketDisconnect:
+            pass
 
     @app.get("/api/rulesets")
     def rulesets() -> dict:

@@ -23,6 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "printed with a URL and a QR code")
     serve.add_argument("--code", type=_access_code,
                        help="the access code to require (letters, digits, '_', '-'; default with --lan: a random one)")
+    serve.add_argument("--camera", type=int, metavar="INDEX",
+                       help="also read this camera on the server (OpenCV index, e.g. 0) for live mode: an overhead "
+                            "referee camera; the page's live view can show it")
     serve.set_defaults(run=run_serve)
     return parser
 
@@ -56,7 +59,12 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"riichi-lens: open http://{shown}:{args.port}/{query} in a browser (Ctrl+C stops)")
         if not code and not host.startswith("127.") and host != "localhost":
             print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
-    uvicorn.run(create_app(access_code=code), host=host, port=args.port, log_level="warning")
+    try:
+        app = create_app(access_code=code, camera=args.camera)
+    except RuntimeError as e:  # the camera could not be opened
+        print(f"riichi-lens serve: {e}", file=sys.stderr)
+        return 2
+    uvicorn.run(app, host=host, port=args.port, log_level="warning")
     return 0
 
 

@@ -1,0 +1,72 @@
+"""Table reconstruction on generated scenes with known structure, and time from image to readout.
+
+    python -m datasets.generate --out data/eval-corner --n 200 --seed 7 --framing corner --format obb --classes tile
+    python -m datasets.generate --out data/eval-table --n 100 --seed 8 --framing table --format obb --classes tile
+    python bench/bench_tables.py data/eval-corner data/eval-table [--pixels] [--limit N]
+
+Seeds 7 and 8 are not used for any training data. For each dataset: hands in view (``datasets.table_eval``)
+reconstructed exactly, melds, and meld sources, first from the true tile polygons (the reconstruction alone),
+then with --pixels end to end from the image (detector + reader + reconstruction), with the median ms from image
+to readout on this CPU.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from datasets.table_eval import evaluate_tables  # noqa: E402
+
+
+def pct(a: int, b: int) -> str:
+    return f"{a}/{b} = {100 * a / b:.1f} %" if b else "0/0"
+
+
+def report(name: str, t: dict) -> None:
+    print(f"  {name}: {t['scenes']} scenes, hands exactly right {pct(t.get('hands_right', 0), t.get('hands', 0))}; "
+          f"melds {pct(t.get('melds_right', 0), t.get('melds', 0))}; "
+          f"sources {pct(t.get('sources_right', 0), t.get('open_melds', 0))}" +
+          (f"; the photographer's own hand {pct(t['own_hands_right'], t['own_hands'])}" if t.get("own_hands") else ""))
+
+
+class TimedFinder:
+    """The tile finder, timed from image to readout (the table and its scoring included)."""
+
+    def __init__(self):
+        from vision.tiles import TileFinder
+
+        self.finder = TileFinder()
+        self.ms: list[float] = []
+
+    def find(self, image):
+        from vision.table import read_table, score_table
+
+        t0 = time.perf_counter()
+        tiles = self.finder.find(image)
+        score_table(read_table(list(tiles)))
+        self.ms.append(1000 * (time.perf_counter() - t0))
+        return tiles
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", nargs="+", type=Path)
+    ap.add_argument("--pixels", action="store_true", help="also end to end from the images")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N scenes of each dataset")
+    args = ap.parse_args()
+    for data in args.data:
+        print(data)
+        report("from the true tiles", evaluate_tables(data, limit=args.limit))
+        if args.pixels:
+            finder = TimedFinder()
+            report("end to end from pixels", evaluate_tables(data, finder, limit=args.limit))
+            print(f"    median {statistics.median(finder.ms):.0f} ms from image to readout "
+                  f"({len(finder.ms)} images, this CPU)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""Live mode: camera frames in, a stable table and readout out, at the rate this CPU keeps up with.
+
+The browser sends JPEG frames over the WebSocket ``/api/live`` (binary messages) and its options as JSON text
+messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false}``, any time). Frames are
+never queued: the socket's reader keeps only the newest one, and the worker takes the newest when it is free,
+so a slow machine drops frames instead of falling behind; each answer says how many were dropped. The page
+sends its next frame when an answer arrives, so little is dropped in practice.
+
+With ``riichi-lens serve --camera 0`` a camera attached to the server (an overhead referee camera) is read by one
+thread that keeps the newest frame; ``/api/live?source=camera`` then streams its tables, each with the frame as
+a small JPEG so the page can draw it.
+
+Each connection has its own ``TileTracker``: a tile must be seen in a few frames before it shows, and a hand
+passing over the tiles does not make them flicker away (``vision.tracker``).
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import threading
+import time
+
+from fastapi import WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+MAX_FRAME_BYTES = 8 * 1024 * 1024  # a 4K JPEG frame is ~2 MiB
+
+
+class LiveReader:
+    """One viewer's tracker and options; ``read`` turns a frame into the stable table and readout."""
+
+    def __init__(self, finder, options: dict, to_context):
+        from vision.tracker import TileTracker
+
+        self.finder = finder
+        self.tracker = TileTracker()
+        self.to_context = to_context
+        self.set_options(options)
+
+    def set_options(self, options: dict) -> None:
+        self.ctx = self.to_context(options.get("context") or {}, options.get("ruleset", "tenhou"))
+        self.seat = options.get("seat", "self")
+        self.mirrored = bool(options.get("mirrored", False))
+
+    def read(self, image) -> dict:
+        import cv2
+
+        from vision.table import read_table, score_table
+
+        h, w = image.shape[:2]
+        if self.mirrored:
+            image = cv2.flip(image, 1)
+        stable = self.tracker.update(self.finder.find(image), time.monotonic())
+        out = score_table(read_table(stable), self.ctx, self.seat)
+        if self.mirrored:
+            for t in out["tiles"]:
+                t["polygon"] = [[round(w - x, 1), y] for x, y in t["polygon"]]
+        return {"width": w, "height": h, "mirrored": self.mirrored, **out}
+
+
+class Camera:
+    """A camera on the server, read by one thread that keeps only the newest frame."""
+
+    def __init__(self, index: int):
+        import cv2
+
+        self.capture = cv2.VideoCapture(index)
+        if not self.capture.isOpened():
+            raise RuntimeError(f"camera {index} could not be opened")
+        self.frame = None
+        self.count = 0
+        self.changed = threading.Condition()
+        threading.Thread(target=self._run, daemon=True, name=f"camera-{index}").start()
+
+    def _run(self) -> None:
+        while True:
+            ok, frame = self.capture.read()
+            if not ok:
+                time.sleep(0.05)
+                continue
+            with self.changed:
+                self.frame, self.count = frame, self.count + 1
+                self.changed.notify_all()
+
+    def next_frame(self, after: int, timeout: float = 2.0):
+        """The newest frame once it is newer than frame number ``after``: (number, frame), or (after, None)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.count > after, timeout)
+            return (self.count, self.frame) if self.count > after else (after, None)
+
+
+async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
+    """Frames from the page: the newest one is read whenever the worker is free; the rest are dropped."""
+    from vision.image import ImageError, decode_image
+
+    newest: dict = {}
+    arrived = asyncio.Event()
+    received = 0
+
+    async def receive() -> None:
+        nonlocal received
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(msg.get("code", 1000))
+            if msg.get("bytes") is not None:
+                received += 1
+                newest["frame"], newest["number"] = msg["bytes"], received
+                arrived.set()
+            elif msg.get("text"):
+                await apply_options(ws, reader, msg["text"])
+
+    receiver = asyncio.create_task(receive())
+    read = 0
+    try:
+        while True:
+            waiter = asyncio.create_task(arrived.wait())
+            await asyncio.wait({receiver, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                waiter.cancel()
+                receiver.result()  # raises the disconnect
+                return
+            arrived.clear()
+            data, number = newest.pop("frame"), newest["number"]
+            t0 = time.perf_counter()
+            try:
+                if len(data) > MAX_FRAME_BYTES:
+                    raise ImageError(f"frame is over {MAX_FRAME_BYTES // 2**20} MiB: send smaller JPEG frames")
+                image = await run_in_threadpool(decode_image, data)
+                out = await run_in_threadpool(reader.read, image)
+            except ImageError as e:
+                await ws.send_json({"frame": number, "error": str(e)})
+                continue
+            read += 1
+            await ws.send_json({"frame": number, "dropped": number - read, "ms": round(1000 * (time.perf_counter() - t0)),
+                                **out})
+    finally:
+        receiver.cancel()
+
+
+async def serve_camera_frames(ws: WebSocket, reader: LiveReader, camera: Camera) -> None:
+    """The server's camera: each newest frame is read and sent with a small JPEG of it to draw."""
+    import cv2
+
+    async def options() -> None:
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(msg.get("code", 1000))
+            if msg.get("text"):
+                await apply_options(ws, reader, msg["text"])
+
+    listener = asyncio.create_task(options())
+    number = 0
+    try:
+        while not listener.done():
+            number, frame = await run_in_threadpool(camera.next_frame, number)
+            if frame is None:
+                continue
+            t0 = time.perf_counter()
+            out = await run_in_threadpool(reader.read, frame)
+            scale = min(1.0, 960 / max(frame.shape[:2]))
+            small = cv2.resize(frame, None, fx=scale, fy=scale) if scale < 1 else frame
+            jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+            await ws.send_json({"frame": number, "ms": round(1000 * (time.perf_counter() - t0)),
+                                "image": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode(), **out})
+        listener.result()
+    finally:
+        listener.cancel()
+
+
+async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:
+    import json
+
+    try:
+        reader.set_options(json.loads(text))
+    except (ValueError, TypeError) as e:  # bad JSON, or a context the rules refuse
+        await ws.send_json({"error": f"options not applied: {e}"})

@@ -1,0 +1,49 @@
+"""Live mode over the WebSocket: options, frames read newest-first (stale ones dropped, never queued), errors."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def _jpeg(w=320, h=240) -> bytes:
+    return cv2.imencode(".jpg", np.full((h, w, 3), 90, np.uint8))[1].tobytes()
+
+
+def test_frames_are_read_and_stale_ones_dropped(client):
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(json.dumps({"context": {"seat_wind": "S"}, "seat": "self"}))
+        for _ in range(5):
+            ws.send_bytes(_jpeg())
+        answers = [ws.receive_json()]
+        while answers[-1]["frame"] < 5:
+            answers.append(ws.receive_json())
+    assert answers[-1]["frame"] == 5 and answers[-1]["width"] == 320
+    for k, a in enumerate(answers, 1):
+        assert a["dropped"] == a["frame"] - k  # every frame not answered was dropped, none queued
+        assert a["tiles"] == [] and a["readout"] is None and a["ms"] >= 0
+
+
+def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_bytes(b"not a jpeg")
+        assert "not an image" in ws.receive_json()["error"]
+        ws.send_text("{bad json")
+        assert "options not applied" in ws.receive_json()["error"]
+        ws.send_text(json.dumps({"context": {"seat_wind": "X"}}))
+        assert "options not applied" in ws.receive_json()["error"]
+        ws.send_bytes(_jpeg())
+        assert ws.receive_json()["frame"] == 2
+
+
+def test_camera_source_without_a_camera_says_how_to_start_one(client):
+    with client.websocket_connect("/api/live?source=camera") as ws:
+        assert "--camera" in ws.receive_json()["error"]
