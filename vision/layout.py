@@ -18,7 +18,7 @@ import numpy as np
 
 from .classes import QUARTER_SYMMETRIC, lie_of
 
-SIDEWAYS_COS = 0.5  # |cos| between a tile's up and its line's up below this: the tile lies sideways
+SIDEWAYS_COS = 0.7  # |cos| between a tile's up and its line's up below this: the tile lies sideways
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     across = [first.count(first[i]) <= 2 and tiles[i].kind != "back" for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in range(len(tiles)):
-            if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.45:
+            if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.75:
                 continue
             if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
                 parent[find(i)] = find(j)
