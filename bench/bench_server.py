@@ -6,8 +6,12 @@ request (the first photo loads the models), then ``--clients`` threads each POST
 Prints progress every few seconds, then requests/s, p50/p95 latency, errors, and the server's RSS (VmRSS from
 /proc) at start, after the warm-up and after the run. Client threads share the machine's cores with the server.
 
-    python bench/bench_server.py [--mode recognize|score] [--seconds 30] [--clients 4] [--photo PATH]
+    python bench/bench_server.py [--mode recognize|score|live] [--seconds 30] [--clients 4] [--photo PATH]
                                  [--shared ../shared]
+
+``--mode live`` measures live mode instead: one viewer on the WebSocket /api/live sends a frame, waits for its
+table, sends the next (as the page does), and the frames read per second are printed with the median time the
+server took per frame.
 
 Without ``--photo`` the photo is a generated scene (``datasets.scenes.render_scene``, phone-corner framing,
 1024x768 JPEG), which needs the tile art in ../shared.
@@ -74,7 +78,7 @@ def start_server(port: int) -> subprocess.Popen:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mode", choices=["recognize", "score"], default="recognize")
+    ap.add_argument("--mode", choices=["recognize", "score", "live"], default="recognize")
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--photo", type=Path, help="a photo to send (default: a generated scene)")
@@ -82,6 +86,8 @@ def main() -> None:
     ap.add_argument("--every", type=float, default=5, help="seconds between progress lines")
     args = ap.parse_args()
 
+    if args.mode == "live":
+        return live(args.photo.read_bytes() if args.photo else scene_jpeg(args.shared), args.seconds)
     if args.mode == "recognize":
         photo = args.photo.read_bytes() if args.photo else scene_jpeg(args.shared)
         what = f"POST /api/recognize, {args.photo or 'a generated 1024x768 scene'} ({len(photo) / 1024:.0f} KiB)"
@@ -142,6 +148,33 @@ def main() -> None:
     print(f"server RSS: {rss_start:.0f} MiB at start, {rss_warm:.0f} MiB after warm-up, {rss_end:.0f} MiB after the run")
     for e in errors[:3]:
         print(f"  error: {e}")
+
+
+def live(frame: bytes, seconds: float) -> None:
+    import json
+    import statistics
+
+    from websockets.sync.client import connect
+
+    port = free_port()
+    proc = start_server(port)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/api/live", max_size=2**24) as ws:
+            ws.send(frame)  # warm-up: the first frame loads the models
+            json.loads(ws.recv(timeout=120))
+            answers, server_ms, start = 0, [], time.monotonic()
+            while time.monotonic() - start < seconds:
+                ws.send(frame)
+                out = json.loads(ws.recv(timeout=60))
+                answers += 1
+                server_ms.append(out["ms"])
+            elapsed = time.monotonic() - start
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"live: {answers} frames in {elapsed:.1f} s = {answers / elapsed:.2f} frames/s; "
+          f"median {statistics.median(server_ms):.0f} ms per frame in the server; "
+          f"{len(out['tiles'])} stable tiles in the last answer")
 
 
 if __name__ == "__main__":
