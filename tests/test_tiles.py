@@ -119,3 +119,37 @@ def test_finder_refuses_what_is_not_an_image():
 
     with pytest.raises(ImageError, match="not an image"):
         TileFinder().find(b"hello, this is text")
+
+
+def test_a_mirrored_photo_read_as_mirrored_gives_the_same_table(scene):
+    """A selfie camera mirrors the photo: flipped back before reading, the same tiles and hand come out, and the
+    polygons land on the tiles of the photo as given."""
+    from vision.pipeline import read_photo
+    from vision.tiles import TileFinder
+
+    finder = TileFinder()
+    photo = cv2.imread(str(sorted(scene.glob("images/*/*.jpg"))[0]))
+    plain = read_photo(finder, photo)
+    mirrored = read_photo(finder, cv2.flip(photo, 1), mirrored=True)
+    assert mirrored["mirrored"] and len(plain["tiles"]) > 10
+    assert sorted(t["kind"] for t in mirrored["tiles"]) == sorted(t["kind"] for t in plain["tiles"])
+    assert mirrored["hand"] == plain["hand"]
+    w = photo.shape[1]
+    centres = sorted((round(w - np.mean([p[0] for p in t["polygon"]])), round(np.mean([p[1] for p in t["polygon"]])))
+                     for t in mirrored["tiles"])
+    expected = sorted((round(np.mean([p[0] for p in t["polygon"]])), round(np.mean([p[1] for p in t["polygon"]])))
+                      for t in plain["tiles"])
+    assert all(abs(a[0] - b[0]) <= 3 and abs(a[1] - b[1]) <= 3 for a, b in zip(centres, expected))
+
+
+def test_read_score_prints_the_table_and_its_json(scene, capsys):
+    from server.cli import main
+
+    photo = str(sorted(scene.glob("images/*/*.jpg"))[1])
+    assert main(["read", "--score", photo]) == 0
+    text = capsys.readouterr().out
+    assert "tiles" in text and ("self" in text or "problem" in text)
+    assert main(["read", "--score", "--json", photo]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "width", "height"} <= set(table)
+    assert {t["role"] for t in table["tiles"]} <= {"concealed", "meld", "pond", "dora", "wall", "stray"}
