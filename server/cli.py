@@ -8,13 +8,14 @@ import sys
 
 def build_parser() -> argparse.ArgumentParser:
     from rules.cli import add_check_cases_parser, add_hand_parser
-    from vision.cli import add_read_parser
+    from vision.cli import add_calibrate_parser, add_read_parser
 
     parser = argparse.ArgumentParser(prog="riichi-lens", description="Read a riichi mahjong table and score it.")
     sub = parser.add_subparsers(dest="command", required=True)
     add_hand_parser(sub)
     add_check_cases_parser(sub)
     add_read_parser(sub)
+    add_calibrate_parser(sub)
     serve = sub.add_parser("serve", help="start the web app on this machine (http://127.0.0.1:8000)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan)")
     serve.add_argument("--port", type=int, default=8000)

@@ -24,12 +24,41 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", default="self", choices=("self", "right", "across", "left"),
                    help="with --score: whose hand to score, seen from the hand nearest the camera (self)")
     p.add_argument("--mirrored", action="store_true", help="the photo is mirrored (a selfie camera): flip it back")
+    p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
     p.set_defaults(run=run_read)
+
+
+def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="learn your own tile set from a photo of one of each tile in a grid",
+                       description="Lay one of each tile face up in a grid, left to right, top to bottom: row 1 "
+                                   "the red fives the set has (0m 0p 0s), then E S W N haku hatsu chun, then "
+                                   "optionally one face-down tile; row 2 1p-9p; row 3 1s-9s; row 4 1m-9m. Take "
+                                   "one photo (more at other angles or light help). Then read with --profile NAME.")
+    p.add_argument("photos", nargs="+", type=Path)
+    p.add_argument("--name", required=True, help="the profile's name (letters, digits, '_', '-')")
+    p.set_defaults(run=run_calibrate)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from .calibrate import CalibrationError, calibrate_photos
+    from .image import ImageError
+    from .tiles import TileFinder
+
+    try:
+        profile, seconds = calibrate_photos(args.photos, args.name, TileFinder())
+        path = profile.save()
+    except (CalibrationError, ImageError) as e:
+        print(f"riichi-lens calibrate: {e}", file=sys.stderr)
+        return 2
+    print(f"profile {profile.name!r}: {len(profile.kinds)} faces learned in {seconds:.0f} s, saved to {path}")
+    print(f"read with it: riichi-lens read PHOTO --profile {profile.name}   (the page lists it too)")
+    return 0
 
 
 def run_read(args: argparse.Namespace) -> int:
     import cv2  # here, not at the top: `riichi-lens hand` starts without loading OpenCV
 
+    from .calibrate import CalibrationError
     from .image import ImageError, load_image
     from .layout import Tile
     from .pipeline import read_photo
@@ -41,10 +70,12 @@ def run_read(args: argparse.Namespace) -> int:
         try:
             image = load_image(path)
             if args.score:
-                table = read_photo(finder, image, seat=args.seat, mirrored=args.mirrored, conf=args.conf)
+                table = read_photo(finder, image, seat=args.seat, mirrored=args.mirrored, conf=args.conf,
+                                   profile=args.profile)
             else:
-                tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf)
-        except ImageError as e:
+                tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf,
+                                    profile=args.profile)
+        except (ImageError, CalibrationError) as e:
             print(f"riichi-lens read: {e}", file=sys.stderr)
             if args.json:
                 print(json.dumps({"photo": str(path), "error": str(e)}))

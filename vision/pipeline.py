@@ -14,13 +14,13 @@ from .tiles import TileFinder
 
 
 def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrored: bool = False,
-               conf: float = 0.35) -> dict:
-    """The table JSON (``table.score_table``) of one photo, with its size."""
+               conf: float = 0.35, profile: str | None = None) -> dict:
+    """The table JSON (``table.score_table``) of one photo, with its size; ``profile``: a calibration profile."""
     image = load_image(source)
     h, w = image.shape[:2]
     if mirrored:
         image = cv2.flip(image, 1)
-    out = score_table(read_table(finder.find(image, conf=conf)), ctx, seat)
+    out = score_table(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat)
     if mirrored:
         for t in out["tiles"]:
             t["polygon"] = [[round(w - x, 1), y] for x, y in t["polygon"]]

@@ -8,6 +8,7 @@ than tall, so its crop comes a quarter turned). Kinds in ``SYMMETRIC`` look alik
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -32,26 +33,54 @@ class Reading:
 
 
 class TileReader:
+    """The reader on onnxruntime. ``read`` with a calibration ``profile`` (``vision.calibrate``): the set's own
+    face classifier says which face a tile is; the shipped heads still say face down or not, and the turn."""
+
     def __init__(self, model_path: str | Path):
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 2
+        self.path = Path(model_path)
         self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
         h, w = self.session.get_inputs()[0].shape[2:]
         self.size = (int(h), int(w))
+        self.outputs = [o.name for o in self.session.get_outputs()]
 
-    def read(self, crops: list[np.ndarray]) -> list[Reading]:
+    @cached_property
+    def sha256(self) -> str:
+        """The model file's hash: a calibration profile is valid for this reader only."""
+        import hashlib
+
+        return hashlib.sha256(self.path.read_bytes()).hexdigest()
+
+    def _run(self, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
+        batch = np.stack([preprocess(c, self.size) for c in crops])
+        return dict(zip(self.outputs, self.session.run(None, {"crops": batch})))
+
+    def features(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The pooled features the heads read, (n, d): what a calibration profile is fitted on."""
+        if "features" not in self.outputs:
+            raise ValueError(f"{self.path.name} has no features output: add it with python -m "
+                             "vision.training.classifier --add-features " + str(self.path))
+        return self._run(crops)["features"]
+
+    def read(self, crops: list[np.ndarray], profile=None) -> list[Reading]:
         if not crops:
             return []
-        batch = np.stack([preprocess(c, self.size) for c in crops])
-        kind_logits, turn_logits = self.session.run(None, {"crops": batch})
-        if turn_logits.ndim == 1:  # the first reader: one logit, upside down or not
-            turn_logits = np.stack([-turn_logits, np.full_like(turn_logits, -1e9), turn_logits,
-                                    np.full_like(turn_logits, -1e9)], axis=1)
+        out = self._run(crops)
+        kind_logits = out["kind_logits"]
+        turn_logits = out.get("turn_logits")
+        if turn_logits is None:  # the first reader: one logit, upside down or not
+            flip = out["flip_logit"]
+            turn_logits = np.stack([-flip, np.full_like(flip, -1e9), flip, np.full_like(flip, -1e9)], axis=1)
         probs = np.exp(kind_logits - kind_logits.max(1, keepdims=True))
         probs /= probs.sum(1, keepdims=True)
-        out = []
+        if profile is not None:
+            back = probs[:, [CLASSES.index("back")]]
+            probs = (1 - back) * profile.face_probabilities(out["features"])
+            probs[:, CLASSES.index("back")] = back[:, 0]
+        readings = []
         for p, t in zip(probs, turn_logits):
             kind = CLASSES[int(p.argmax())]
             best = int(t.argmax())
@@ -61,5 +90,5 @@ class TileReader:
                 turns = (best % 2, best % 2 + 2)
             else:
                 turns = (best,)
-            out.append(Reading(kind, float(p.max()), turns))
-        return out
+            readings.append(Reading(kind, float(p.max()), turns))
+        return readings

@@ -64,18 +64,33 @@ class TileFinder:
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
         self.reader = TileReader(reader or model_file(READER))
+        self._profiles: dict = {}
 
-    def find(self, source, conf: float = 0.35) -> list[Tile]:
+    def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
+        """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``)."""
         image = load_image(source)
         detections = self.detector.detect(image, conf=conf)
         corners = [upright_corners(d) for d in detections]
-        readings = self.reader.read([straighten(image, c) for c in corners])
+        readings = self.reader.read([straighten(image, c) for c in corners], self.profile(profile))
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((np.roll(c, -t, axis=0) for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4)))
         return tiles
+
+
+    def profile(self, name: str | None):
+        """The calibration profile of that name, loaded once (None: the shipped reader alone)."""
+        from .calibrate import load_profile, profile_path
+
+        if name is None:
+            return None
+        path = profile_path(name)
+        key = (name, path.stat().st_mtime_ns if path.is_file() else None)  # a new calibration is picked up
+        if key not in self._profiles:
+            self._profiles[key] = load_profile(name, self.reader.sha256)
+        return self._profiles[key]
 
 
 def tiles_json(tiles: list[Tile]) -> dict:

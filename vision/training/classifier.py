@@ -171,17 +171,41 @@ def export(model, out: Path, size: tuple[int, int]) -> None:
     torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["kind_logits", "turn_logits"],
                       dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "turn_logits": {0: "n"}},
                       opset_version=17, dynamo=False)
+    add_features_output(out)
+
+
+def add_features_output(path: Path) -> None:
+    """Expose the pooled features the two heads read as a third output, ``features``: calibration to a user's
+    set (``vision.calibrate``) fits its own head on them. Also run on a file exported without it:
+    ``python -m vision.training.classifier --add-features models/tile_reader.onnx``."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(path))
+    if any(o.name == "features" for o in model.graph.output):
+        return
+    head = next(n for n in model.graph.node if "kind_logits" in n.output)
+    model.graph.node.append(helper.make_node("Identity", [head.input[0]], ["features"], name="features"))
+    model.graph.output.append(helper.make_tensor_value_info("features", TensorProto.FLOAT, ["n", None]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--data", type=Path)
+    ap.add_argument("--add-features", type=Path, metavar="ONNX",
+                    help="only add the features output to an exported reader, and stop")
     ap.add_argument("--out", type=Path, default=Path("models/tile_reader.onnx"))
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
     args = ap.parse_args()
+    if args.add_features:
+        return add_features_output(args.add_features)
+    if args.data is None:
+        ap.error("--data is required")
     size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
     report = train(args.data, args.out, args.epochs, args.batch, args.seed, size)

@@ -1,0 +1,255 @@
+"""Calibrate the tile reader to the user's own set from a photo of one of each tile laid out in a grid.
+
+The grid, read left to right and top to bottom (the order of the whole-set photos in
+``../shared/data/real-tiles/photos/group_*.jpg``), rows touching or apart, the photo roughly upright:
+
+    row 1: the red fives the set has (0m 0p 0s, or none), then 1z 2z 3z 4z 5z 6z 7z (E S W N haku hatsu chun),
+           then, if you like, one face-down tile
+    row 2: 1p ... 9p      row 3: 1s ... 9s      row 4: 1m ... 9m
+
+What is fitted: the shipped reader stays as it is; its pooled features (``features`` output) of every grid tile,
+each seen in many augmented forms (the detector's jitter of the corners, a quarter or half turn, light, blur,
+noise, JPEG), train a ridge classifier over the set's own kinds. When reading, the shipped reader still says
+whether a tile is face down and which way it is turned; the profile says which face it is, among the kinds the
+set has (a set without red fives is never read as having one). Seconds on 2 cores, no torch.
+
+A profile is saved as ``NAME.npz`` in the user's data folder (``$RIICHI_LENS_DATA`` or
+``$XDG_DATA_HOME/riichi-lens``, else ``~/.local/share/riichi-lens``), never in the repository, and is tied to the
+reader it was made with (a profile from another reader is refused: calibrate again).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classes import CLASSES
+
+RED_FIVES = ("0m", "0p", "0s")
+HONOURS = tuple(f"{n}z" for n in range(1, 8))
+SUITED_ROWS = tuple(tuple(f"{n}{s}" for n in range(1, 10)) for s in "psm")
+MIN_TILE_PX = 28  # shorter tiles than this (on their long side) carry too little detail to learn a face from
+MIN_BRIGHTNESS = 45  # mean grey level of the tiles, 0-255
+
+
+class CalibrationError(ValueError):
+    """The calibration photo cannot be used; the message says what to change."""
+
+
+def grid_order(first_row: int) -> list[str]:
+    """The kinds of the documented grid, given how many tiles the first row has (7, 8, 10 or 11)."""
+    reds = first_row in (10, 11)
+    back = first_row in (8, 11)
+    row1 = (RED_FIVES if reds else ()) + HONOURS + (("back",) if back else ())
+    return list(row1) + [k for row in SUITED_ROWS for k in row]
+
+
+def grid_rows(corners: list[np.ndarray]) -> list[list[int]]:
+    """Tile boxes (upright corners) -> rows of indices, top to bottom, each left to right. Rows are split where
+    the tiles' centres, seen along the tiles' own up, jump by more than half a tile."""
+    if not corners:
+        return []
+    ups = np.array([(c[0] + c[1] - c[2] - c[3]) / 2 for c in corners])
+    up = np.median(ups, axis=0)
+    height = float(np.linalg.norm(up))
+    up = up / (height + 1e-9)
+    right = np.array([-up[1], up[0]])
+    centres = np.array([c.mean(axis=0) for c in corners])
+    depth = -(centres @ up)  # grows down the photo
+    order = np.argsort(depth)
+    rows, current = [], [int(order[0])]
+    for a, b in zip(order, order[1:]):
+        if depth[b] - depth[a] > 0.5 * height:
+            rows.append(current)
+            current = []
+        current.append(int(b))
+    rows.append(current)
+    return [sorted(r, key=lambda i: float(centres[i] @ right)) for r in rows]
+
+
+def grid_tiles(image: np.ndarray, detector) -> list[tuple[str, np.ndarray]]:
+    """The grid's tiles with their kinds by position, or a CalibrationError saying what is wrong."""
+    from .tiles import upright_corners
+
+    found = detector.detect(image)
+    areas = [d.size[0] * d.size[1] for d in found]
+    # a box much smaller than the others is a part of a tile (a glyph, a reflection), not a tile of the grid
+    corners = [upright_corners(d) for d, a in zip(found, areas) if a >= 0.6 * np.median(areas)]
+    if not corners:
+        raise CalibrationError("no tiles found in the calibration photo: lay the tiles face up on a plain table")
+    rows = grid_rows(corners)
+    counts = [len(r) for r in rows]
+    if len(rows) != 4:
+        raise CalibrationError(f"found {len(rows)} rows of tiles ({counts}); the grid has 4 rows: the honours "
+                               "(after the red fives, if any), then 1p-9p, 1s-9s, 1m-9m")
+    if counts[0] not in (7, 8, 10, 11) or counts[1:] != [9, 9, 9]:
+        wrong = [f"row {k + 1} has {n}" for k, n in enumerate(counts) if (n != 9 if k else n not in (7, 8, 10, 11))]
+        raise CalibrationError("the grid is not complete: " + ", ".join(wrong) + " tiles (row 1: 7 honours, after "
+                               "3 red fives if the set has them, then optionally a face-down tile; rows 2-4: 9)")
+    long_sides = [np.linalg.norm(c[0] - c[3]) for c in corners]
+    if np.median(long_sides) < MIN_TILE_PX:
+        raise CalibrationError(f"the tiles are only {np.median(long_sides):.0f} px tall in this photo: come closer "
+                               f"(at least {MIN_TILE_PX} px; a grid filling the photo is best)")
+    kinds = grid_order(counts[0])
+    return [(k, corners[i]) for k, i in zip(kinds, [i for r in rows for i in r])]
+
+
+def _augmented_crops(image: np.ndarray, corners: np.ndarray, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """n crops of one tile as the run time might cut them: corners jittered like a detector's box, turned a
+    quarter or half round, lit, blurred, noisy and JPEG-compressed differently."""
+    from .tiles import straighten
+
+    size = np.linalg.norm(corners[0] - corners[3])
+    out = []
+    for k in range(n):
+        c = corners + rng.normal(0, 0.03 * size, corners.shape) if k else corners
+        crop = straighten(image, c).astype(np.float32)
+        crop = crop * rng.uniform(0.6, 1.3) * rng.uniform(0.9, 1.1, 3) + rng.uniform(-25, 25)
+        crop = 255 * (np.clip(crop, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
+        if rng.random() < 0.5:
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.5))
+        crop = np.clip(crop + rng.normal(0, rng.uniform(0, 8), crop.shape), 0, 255).astype(np.uint8)
+        if rng.random() < 0.5:
+            crop = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])[1], 1)
+        turns = int(rng.integers(4))
+        if turns:  # as the run time sees a tile lying turned: its crop squeezed back into portrait
+            h, w = crop.shape[:2]
+            crop = cv2.resize(np.ascontiguousarray(np.rot90(crop, -turns)), (w, h), interpolation=cv2.INTER_AREA)
+        out.append(crop)
+    return out
+
+
+@dataclass
+class Profile:
+    """A set's own face classifier over the reader's features."""
+
+    name: str
+    kinds: tuple[str, ...]  # the faces the set has (never "back": the shipped reader says that)
+    weights: np.ndarray  # (features + 1, len(kinds)): a ridge classifier on standardised features
+    mean: np.ndarray
+    scale: np.ndarray
+    reader: str  # the sha256 of the reader model it was made with
+
+    def face_probabilities(self, features: np.ndarray) -> np.ndarray:
+        """(n, features) -> (n, len(CLASSES)) probabilities over the set's faces (zero for the others)."""
+        x = (features - self.mean) / self.scale
+        scores = np.hstack([x, np.ones((len(x), 1))]) @ self.weights
+        p = np.exp(8.0 * (scores - scores.max(1, keepdims=True)))
+        p /= p.sum(1, keepdims=True)
+        out = np.zeros((len(x), len(CLASSES)), np.float32)
+        out[:, [CLASSES.index(k) for k in self.kinds]] = p
+        return out
+
+    def save(self, folder: Path | None = None) -> Path:
+        path = profile_path(self.name, folder)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, kinds=np.array(self.kinds), weights=self.weights, mean=self.mean, scale=self.scale,
+                 reader=np.array(self.reader))
+        return path
+
+
+def data_folder() -> Path:
+    if os.environ.get("RIICHI_LENS_DATA"):
+        return Path(os.environ["RIICHI_LENS_DATA"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "riichi-lens"
+
+
+def profile_path(name: str, folder: Path | None = None) -> Path:
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+        raise CalibrationError(f"profile name {name!r}: use 1-40 letters, digits, '_' or '-'")
+    return (folder or data_folder() / "profiles") / f"{name}.npz"
+
+
+def list_profiles(folder: Path | None = None) -> list[str]:
+    folder = folder or data_folder() / "profiles"
+    return sorted(p.stem for p in folder.glob("*.npz")) if folder.is_dir() else []
+
+
+def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Profile:
+    path = profile_path(name, folder)
+    if not path.is_file():
+        known = ", ".join(list_profiles(folder)) or "none yet"
+        raise CalibrationError(f"no profile named {name!r} (profiles: {known}); make one with riichi-lens calibrate")
+    with np.load(path) as z:
+        profile = Profile(name, tuple(str(k) for k in z["kinds"]), z["weights"], z["mean"], z["scale"],
+                          str(z["reader"]))
+    if profile.reader != reader_sha:
+        raise CalibrationError(f"profile {name!r} was made with another tile reader: calibrate again")
+    return profile
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def check_grid(grid: list[tuple[str, np.ndarray]]) -> None:
+    """A confirmed grid: known kinds, each face once (a second face-down tile is allowed)."""
+    seen: dict[str, int] = {}
+    for kind, _ in grid:
+        if kind not in CLASSES:
+            raise CalibrationError(f"unknown tile {kind!r}: use 1m..9m, 1p..9p, 1s..9s, 1z..7z, 0m/0p/0s, back")
+        seen[kind] = seen.get(kind, 0) + 1
+    twice = [k for k, n in seen.items() if n > 1 and k != "back"]
+    if twice:
+        raise CalibrationError(f"{', '.join(twice)} appear{'s' if len(twice) == 1 else ''} twice in the grid: "
+                               "each face once, please fix the grid")
+    missing = [k for k in CLASSES if k not in seen and k not in RED_FIVES and k != "back"]
+    if missing:
+        raise CalibrationError(f"the grid lacks {' '.join(missing)}: lay out one of each tile")
+
+
+def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], name: str, reader, per_tile: int = 48,
+              seed: int = 0, progress=lambda done, total: None) -> Profile:
+    """Fit a profile from grid photos, each with its tiles (kind, upright corners) as ``grid_tiles`` found them
+    or the user confirmed them. Raises CalibrationError with what to change when a photo cannot be used."""
+    from .tiles import straighten
+
+    profile_path(name)  # check the name before the work
+    rng = np.random.default_rng(seed)
+    faces = []
+    for k, (image, grid) in enumerate(photos):
+        check_grid(grid)
+        brightness = np.mean([cv2.cvtColor(straighten(image, c), cv2.COLOR_BGR2GRAY).mean() for _, c in grid])
+        if brightness < MIN_BRIGHTNESS:
+            raise CalibrationError(f"photo {k + 1} is too dark (tiles average {brightness:.0f} of 255): add light")
+        faces += [(kind, image, c) for kind, c in grid if kind != "back"]
+    features, labels = [], []
+    for done, (kind, image, c) in enumerate(faces):
+        crops = _augmented_crops(image, c, per_tile, rng)
+        features.append(reader.features(crops))
+        labels += [kind] * len(crops)
+        progress(done + 1, len(faces))
+    x = np.vstack(features)
+    kinds = tuple(sorted(set(labels), key=CLASSES.index))
+    mean, scale = x.mean(0), x.std(0) + 1e-3
+    xs = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    y = np.zeros((len(x), len(kinds)))
+    y[np.arange(len(x)), [kinds.index(k) for k in labels]] = 1.0
+    weights = np.linalg.solve(xs.T @ xs + 0.01 * len(x) * np.eye(xs.shape[1]), xs.T @ y)
+    return Profile(name, kinds, weights.astype(np.float32), mean.astype(np.float32), scale.astype(np.float32),
+                   reader.sha256)
+
+
+def calibrate_photos(paths: list[Path], name: str, finder) -> tuple[Profile, float]:
+    """Calibrate from grid photo files (the grids as found), printing a progress bar; the profile and seconds."""
+    from .image import load_image
+
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        bar = "#" * (30 * done // total)
+        print(f"\r  learning the faces [{bar:<30}] {done}/{total}", end="" if done < total else "\n", flush=True)
+
+    photos = []
+    for path in paths:
+        image = load_image(path)
+        photos.append((image, grid_tiles(image, finder.detector)))
+    profile = calibrate(photos, name, finder.reader, progress=progress)
+    return profile, time.perf_counter() - t0
