@@ -112,6 +112,21 @@ def to_context(c: ContextIn, ruleset: str) -> Context:
     return Context(**data, ruleset=preset(ruleset))
 
 
+class UploadTooLarge(ValueError):
+    pass
+
+
+async def read_upload(photo: UploadFile):
+    """An uploaded photo as a BGR array: read into memory (never to disk) up to the byte limit, then checked to
+    be an image (vision.image), off the event loop. Too large: 413; not an image: 422 (ImageError)."""
+    from vision.image import MAX_BYTES, load_image
+
+    data = await photo.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise UploadTooLarge(f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG")
+    return await run_in_threadpool(load_image, data)
+
+
 def tile_art(name: str, theme: str = "light") -> Path | None:
     from importlib.resources import files
 
@@ -142,6 +157,10 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         win_tile = parse_tiles(req.win_tile)[0] if req.win_tile else None
         return analyse(hand, ctx, win_tile).to_dict()
 
+    @app.exception_handler(UploadTooLarge)
+    async def too_large(_: Request, exc: UploadTooLarge) -> JSONResponse:
+        return JSONResponse(status_code=413, content={"error": str(exc)})
+
     finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
     loading = threading.Lock()
 
@@ -160,24 +179,17 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         ruleset: str = Form("tenhou"),
         seat: SeatName = Form("self", description="whose hand to score, from the hand nearest the camera"),
         mirrored: bool = Form(False, description="the photo is mirrored (a selfie camera)"),
+        profile: str | None = Form(None, description="a calibration profile of the user's set (GET /api/profiles)"),
     ) -> dict:
         """Photo (multipart) -> the table: every tile (kind, confidence, polygon as the glyph reads, lie, seat,
         role), each seat's hand, melds with their source, pond, the dora indicators, problems found, and the
         rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
         the byte limit, then checked to be an image; the work runs off the event loop."""
-        from vision.image import MAX_BYTES, ImageError, load_image
         from vision.pipeline import read_photo
 
-        data = await photo.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            return JSONResponse(status_code=413, content={
-                "error": f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG"})
         ctx = to_context(ContextIn.model_validate_json(context), ruleset)
-        try:
-            image = await run_in_threadpool(load_image, data)
-        except ImageError as e:
-            return JSONResponse(status_code=422, content={"error": str(e)})
-        return await run_in_threadpool(read_photo, tile_finder(), image, ctx, seat, mirrored)
+        image = await read_upload(photo)
+        return await run_in_threadpool(read_photo, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
 
     @app.post("/api/table")
     def table(req: TableRequest) -> dict:
@@ -215,6 +227,50 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
                 await serve_browser_frames(ws, reader)
         except WebSocketDisconnect:
             pass
+
+    @app.get("/api/profiles")
+    def profiles() -> dict:
+        """The calibration profiles saved on this machine (``riichi-lens calibrate`` or the page's calibration)."""
+        from vision.calibrate import list_profiles
+
+        return {"profiles": list_profiles()}
+
+    @app.post("/api/calibration/grid")
+    async def calibration_grid(photo: UploadFile = File(..., description="one of each tile laid out in the grid")) -> dict:
+        """The grid found in a calibration photo: each tile's polygon and the kind its place in the grid gives,
+        for the user to confirm or fix before POST /api/calibration."""
+        from vision.calibrate import grid_tiles
+
+        image = await read_upload(photo)
+        grid = await run_in_threadpool(grid_tiles, image, tile_finder().detector)
+        h, w = image.shape[:2]
+        return {"width": w, "height": h,
+                "tiles": [{"kind": k, "polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in c]}
+                          for k, c in grid]}
+
+    @app.post("/api/calibration")
+    async def calibration(
+        photo: UploadFile = File(...),
+        name: str = Form(..., description="the profile's name: letters, digits, '_' or '-'"),
+        grid: str = Form(..., description='the confirmed grid as JSON: [{"kind": "1z", "polygon": [[x, y] x 4]}, ...]'),
+    ) -> dict:
+        """Learn the user's set from the grid photo and its confirmed tiles; the profile is saved and can be
+        used at once (``profile`` on /api/recognize), no restart."""
+        import json
+        import time
+
+        import numpy as np
+
+        from vision.calibrate import calibrate
+
+        image = await read_upload(photo)
+        tiles = [(t["kind"], np.array(t["polygon"], dtype=np.float64)) for t in json.loads(grid)]
+        if any(c.shape != (4, 2) for _, c in tiles):
+            return JSONResponse(status_code=422, content={"error": "each grid tile needs a polygon of 4 [x, y] corners"})
+        t0 = time.perf_counter()
+        profile = await run_in_threadpool(calibrate, [(image, tiles)], name, tile_finder().reader)
+        profile.save()
+        return {"name": profile.name, "faces": list(profile.kinds), "seconds": round(time.perf_counter() - t0, 1)}
 
     @app.get("/api/rulesets")
     def rulesets() -> dict:

@@ -1,7 +1,8 @@
 """Live mode: camera frames in, a stable table and readout out, at the rate this CPU keeps up with.
 
 The browser sends JPEG frames over the WebSocket ``/api/live`` (binary messages) and its options as JSON text
-messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false}``, any time). Frames are
+messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false, "profile": null}``, any
+time). Frames are
 never queued: the socket's reader keeps only the newest one, and the worker takes the newest when it is free,
 so a slow machine drops frames instead of falling behind; each answer says how many were dropped. The page
 sends its next frame when an answer arrives, so little is dropped in practice.
@@ -41,6 +42,9 @@ class LiveReader:
         self.ctx = self.to_context(options.get("context") or {}, options.get("ruleset", "tenhou"))
         self.seat = options.get("seat", "self")
         self.mirrored = bool(options.get("mirrored", False))
+        self.profile = options.get("profile") or None
+        if self.profile:
+            self.finder.profile(self.profile)  # a missing profile is refused now, with the options
 
     def read(self, image) -> dict:
         import cv2
@@ -50,7 +54,7 @@ class LiveReader:
         h, w = image.shape[:2]
         if self.mirrored:
             image = cv2.flip(image, 1)
-        stable = self.tracker.update(self.finder.find(image), time.monotonic())
+        stable = self.tracker.update(self.finder.find(image, profile=self.profile), time.monotonic())
         out = score_table(read_table(stable), self.ctx, self.seat)
         if self.mirrored:
             for t in out["tiles"]:

@@ -1,0 +1,75 @@
+"""Calibration to a user's set: the grid's order and rows, and every refusal with what to change."""
+import numpy as np
+import pytest
+
+from vision.calibrate import CalibrationError, check_grid, grid_order, grid_rows, list_profiles, profile_path
+
+
+def box(x, y, w=30.0, h=40.0):
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+
+
+def test_grid_order_follows_the_documented_layout():
+    with_reds = grid_order(10)
+    assert with_reds[:10] == ["0m", "0p", "0s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+    assert with_reds[10:19] == [f"{n}p" for n in range(1, 10)] and with_reds[-9:] == [f"{n}m" for n in range(1, 10)]
+    assert grid_order(7)[:7] == ["1z", "2z", "3z", "4z", "5z", "6z", "7z"] and len(grid_order(7)) == 34
+    assert grid_order(11)[10] == "back" and grid_order(8)[7] == "back"
+
+
+def test_grid_rows_split_touching_rows_of_a_turned_photo():
+    boxes = [box(100 + 31 * k, 100 + 41 * r) for r, n in enumerate([10, 9, 9, 9]) for k in range(n)]
+    a = np.radians(12)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    turned = [b @ rot.T for b in boxes]
+    shuffled = list(np.random.default_rng(0).permutation(len(turned)))
+    rows = grid_rows([turned[i] for i in shuffled])
+    assert [len(r) for r in rows] == [10, 9, 9, 9]
+    flat = [shuffled[i] for r in rows for i in r]
+    assert flat == list(range(len(boxes)))  # back in reading order
+
+
+def grid(kinds):
+    return [(k, box(0, 0)) for k in kinds]
+
+
+@pytest.mark.parametrize("kinds, words", [
+    (grid_order(10)[:-1] + ["2z"], "2z appears twice"),
+    ([k for k in grid_order(10) if k != "5s"], "lacks 5s"),
+    (grid_order(10)[:-1] + ["9x"], "unknown tile"),
+])
+def test_a_grid_that_cannot_calibrate_says_why(kinds, words):
+    with pytest.raises(CalibrationError, match=words):
+        check_grid(grid(kinds))
+
+
+def test_a_complete_grid_passes_with_or_without_red_fives_and_a_back():
+    check_grid(grid(grid_order(10)))
+    check_grid(grid(grid_order(7)))
+    check_grid(grid(grid_order(11)))
+
+
+def test_profile_names_are_checked_and_profiles_listed(tmp_path):
+    with pytest.raises(CalibrationError, match="profile name"):
+        profile_path("../evil", tmp_path)
+    assert list_profiles(tmp_path) == []
+    (tmp_path / "club-set.npz").write_bytes(b"")
+    assert list_profiles(tmp_path) == ["club-set"]
+
+
+def test_calibration_endpoints_refuse_unusable_photos(tmp_path, monkeypatch):
+    import cv2
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    client = TestClient(create_app())
+    assert client.get("/api/profiles").json() == {"profiles": []}
+    blank = cv2.imencode(".png", np.full((240, 320, 3), 200, np.uint8))[1].tobytes()
+    r = client.post("/api/calibration/grid", files={"photo": ("grid.png", blank, "image/png")})
+    assert r.status_code == 422 and "no tiles found" in r.json()["error"]
+    r = client.post("/api/calibration/grid", files={"photo": ("grid.jpg", b"text", "image/jpeg")})
+    assert r.status_code == 422 and "not an image" in r.json()["error"]
+    r = client.post("/api/recognize", files={"photo": ("a.png", blank, "image/png")}, data={"profile": "nope"})
+    assert r.status_code == 422 and "no profile named 'nope'" in r.json()["error"]
