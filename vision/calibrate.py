@@ -10,8 +10,10 @@ The grid, read left to right and top to bottom (the order of the whole-set photo
 What is fitted: the shipped reader stays as it is; its pooled features (``features`` output) of every grid tile,
 each seen in many augmented forms (the detector's jitter of the corners, a quarter or half turn, light, blur,
 noise, JPEG), train a ridge classifier over the set's own kinds. When reading, the shipped reader still says
-whether a tile is face down and which way it is turned; the profile says which face it is, among the kinds the
-set has (a set without red fives is never read as having one). Seconds on 2 cores, no torch.
+which way a tile is turned; the profile says which face it is, among the kinds the set has (a set without red
+fives is never read as having one). Whether a tile is face down: the profile says so when the grid had a
+face-down tile (recommended: a set's back and its blank haku can look alike), else the shipped reader does.
+Seconds on 2 cores, no torch.
 
 A profile is saved as ``NAME.npz`` in the user's data folder (``$RIICHI_LENS_DATA`` or
 ``$XDG_DATA_HOME/riichi-lens``, else ``~/.local/share/riichi-lens``), never in the repository, and is tied to the
@@ -130,7 +132,7 @@ class Profile:
     """A set's own face classifier over the reader's features."""
 
     name: str
-    kinds: tuple[str, ...]  # the faces the set has (never "back": the shipped reader says that)
+    kinds: tuple[str, ...]  # the faces the set has, and "back" when the grid had a face-down tile
     weights: np.ndarray  # (features + 1, len(kinds)): a ridge classifier on standardised features
     mean: np.ndarray
     scale: np.ndarray
@@ -219,7 +221,7 @@ def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], nam
         brightness = np.mean([cv2.cvtColor(straighten(image, c), cv2.COLOR_BGR2GRAY).mean() for _, c in grid])
         if brightness < MIN_BRIGHTNESS:
             raise CalibrationError(f"photo {k + 1} is too dark (tiles average {brightness:.0f} of 255): add light")
-        faces += [(kind, image, c) for kind, c in grid if kind != "back"]
+        faces += [(kind, image, c) for kind, c in grid]
     features, labels = [], []
     for done, (kind, image, c) in enumerate(faces):
         crops = _augmented_crops(image, c, per_tile, rng)

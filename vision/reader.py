@@ -76,7 +76,9 @@ class TileReader:
             turn_logits = np.stack([-flip, np.full_like(flip, -1e9), flip, np.full_like(flip, -1e9)], axis=1)
         probs = np.exp(kind_logits - kind_logits.max(1, keepdims=True))
         probs /= probs.sum(1, keepdims=True)
-        if profile is not None:
+        if profile is not None and "back" in profile.kinds:
+            probs = profile.face_probabilities(out["features"])
+        elif profile is not None:  # the shipped reader says face down or not, the profile which face
             back = probs[:, [CLASSES.index("back")]]
             probs = (1 - back) * profile.face_probabilities(out["features"])
             probs[:, CLASSES.index("back")] = back[:, 0]
