@@ -39,6 +39,16 @@ def detector_batches(images: list[Path]):
 
 
 def quantize(model: Path, images: list[Path], out: Path, detector: bool = False) -> None:
+    """Write the int8 model; onnxruntime's scratch files go to a temporary folder, not the current one."""
+    import contextlib
+    import tempfile
+
+    model, out, images = model.resolve(), out.resolve(), [p.resolve() for p in images]
+    with tempfile.TemporaryDirectory() as scratch, contextlib.chdir(scratch):
+        _quantize(model, images, out, detector)
+
+
+def _quantize(model: Path, images: list[Path], out: Path, detector: bool) -> None:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
