@@ -1,0 +1,138 @@
+// Labels in English and Japanese. Static labels carry data-i18n="key"; code calls t("key", ...args).
+// The chosen language is kept in localStorage. Messages written by the server (problems, notes, errors) stay
+// in English.
+"use strict";
+
+const STRINGS = {
+  en: {
+    subtitle: "read a riichi table, score the hand",
+    tab_photo: "Photo", tab_typed: "Type a hand",
+    pick_photo: "Take or choose a photo", drop_hint: "or drop a photo here",
+    mirrored: "mirrored (front camera)", profile: "tile set",
+    undo: "Undo", add_tile: "Add a tile", add_hint: "click the photo where a tile is missing",
+    reading: "Reading the photo…", scoring: "Scoring…",
+    tap_hint: "Tap a tile to correct it.",
+    hand: "Hand", hand_help: "digits then suit: 123m 406p (0 = red five) 1122z; melds after a space: 3'45m chi, 55'5p pon from across, [5555p] closed kan",
+    win_tile: "Winning tile", score: "Score", own_discards: "Own discards",
+    seat_wind: "Seat wind", round_wind: "Round wind", dealer: "dealer", non_dealer: "non-dealer",
+    win: "Win", tsumo: "tsumo", ron_from: "ron from {0}",
+    riichi: "riichi", double_riichi: "double riichi", ippatsu: "ippatsu",
+    haitei: "haitei / houtei", rinshan: "rinshan", chankan: "chankan",
+    dora: "Dora indicators", ura: "Ura indicators", from_photo: "from the photo", add: "add",
+    honba: "Honba", sticks: "Riichi sticks", rules: "Rules", seat: "Score seat", more: "more",
+    self: "me", left: "left", across: "across", right: "right",
+    from_seat: "from {0}",
+    role_concealed: "concealed", role_meld: "meld", role_pond: "pond", role_dora: "dora", role_wall: "wall",
+    role_stray: "stray", low_conf: "unsure",
+    problems: "Problems", no_readout: "No score yet: fix the problems above (tap a problem to see its tiles).",
+    tenpai: "Tenpai", shanten: "{0}-shanten", complete: "Complete", no_yaku_win: "No yaku: this hand cannot win.",
+    waits: "Waits", unseen: "{0} left", ron: "ron", no_yaku: "no yaku",
+    won_on: "Won on", wait_kind: "{0} wait",
+    han_fu: "{0} han {1} fu", yakuman_n: "{0}× yakuman", points: "{0} points", han: "{0} han",
+    pays: "{0} pays {1}", honba_extra: " + {0} honba", winner_gains: "Winner gains {0}.",
+    fu: "Fu", yaku: "Yaku", furiten: "Furiten", discard_then: "discard {0} → waits {1}",
+    table: "Table", hidden: "{0} face down", riichi_seat: "riichi", pond_n: "pond {0}",
+    picker_title: "Which tile?", face_down: "face down", turn: "turn sideways", delete: "delete", close: "close",
+    dora_tile: "dora indicator",
+    error: "Error", bad_table: "The server gave no table.",
+    limit_mangan: "mangan", limit_haneman: "haneman", limit_baiman: "baiman", limit_sanbaiman: "sanbaiman",
+    limit_yakuman: "yakuman",
+    chi: "chi", pon: "pon", daiminkan: "open kan", kakan: "added kan", ankan: "closed kan",
+    photo_first: "Choose a photo first.",
+  },
+  ja: {
+    subtitle: "卓を読んで点数計算",
+    tab_photo: "写真", tab_typed: "手牌入力",
+    pick_photo: "写真を撮る・選ぶ", drop_hint: "またはここに写真をドロップ",
+    mirrored: "左右反転（インカメラ）", profile: "牌セット",
+    undo: "元に戻す", add_tile: "牌を追加", add_hint: "牌が抜けている所を写真上でクリック",
+    reading: "写真を読んでいます…", scoring: "計算中…",
+    tap_hint: "牌をタップして修正できます。",
+    hand: "手牌", hand_help: "数字の後に種類: 123m 406p（0 = 赤五）1122z。副露は空白の後: 3'45m チー, 55'5p 対面からポン, [5555p] 暗槓",
+    win_tile: "和了牌", score: "計算", own_discards: "自分の捨て牌",
+    seat_wind: "自風", round_wind: "場風", dealer: "親", non_dealer: "子",
+    win: "和了", tsumo: "ツモ", ron_from: "{0}からロン",
+    riichi: "立直", double_riichi: "ダブル立直", ippatsu: "一発",
+    haitei: "海底 / 河底", rinshan: "嶺上開花", chankan: "槍槓",
+    dora: "ドラ表示牌", ura: "裏ドラ表示牌", from_photo: "写真から", add: "追加",
+    honba: "本場", sticks: "供託リーチ棒", rules: "ルール", seat: "計算する席", more: "その他",
+    self: "自分", left: "上家", across: "対面", right: "下家",
+    from_seat: "{0}から",
+    role_concealed: "手牌", role_meld: "副露", role_pond: "河", role_dora: "ドラ表示", role_wall: "山",
+    role_stray: "その他", low_conf: "不確か",
+    problems: "問題", no_readout: "まだ計算できません: 上の問題を直してください（問題をタップすると牌を表示）。",
+    tenpai: "聴牌", shanten: "{0}向聴", complete: "和了形", no_yaku_win: "役なし: 和了できません。",
+    waits: "待ち", unseen: "残り{0}枚", ron: "ロン", no_yaku: "役なし",
+    won_on: "和了牌", wait_kind: "{0}待ち",
+    han_fu: "{0}翻{1}符", yakuman_n: "{0}倍役満", points: "{0}点", han: "{0}翻",
+    pays: "{0}が{1}点", honba_extra: " + {0}（本場）", winner_gains: "和了者の収入 {0}点。",
+    fu: "符", yaku: "役", furiten: "振聴", discard_then: "{0}切り → 待ち {1}",
+    table: "卓", hidden: "伏せ牌{0}枚", riichi_seat: "立直", pond_n: "河{0}枚",
+    picker_title: "どの牌？", face_down: "裏向き", turn: "横向きにする", delete: "削除", close: "閉じる",
+    dora_tile: "ドラ表示牌",
+    error: "エラー", bad_table: "サーバーから卓の情報が返りませんでした。",
+    limit_mangan: "満貫", limit_haneman: "跳満", limit_baiman: "倍満", limit_sanbaiman: "三倍満",
+    limit_yakuman: "役満",
+    chi: "チー", pon: "ポン", daiminkan: "明槓", kakan: "加槓", ankan: "暗槓",
+    photo_first: "先に写真を選んでください。",
+  },
+};
+
+// Hand forms and wait shapes as the rules engine names them -> Japanese.
+const TERMS_JA = {
+  regular: "一般形", chiitoitsu: "七対子", kokushi: "国士無双", ryanmen: "両面", kanchan: "嵌張", penchan: "辺張",
+  shanpon: "双碰", tanki: "単騎", "thirteen-sided": "十三面",
+};
+
+// The rules engine's yaku names -> kanji (names not listed are shown as they come).
+const YAKU_JA = {
+  "menzen tsumo": "門前清自摸和", "riichi": "立直", "ippatsu": "一発", "chankan": "槍槓",
+  "rinshan kaihou": "嶺上開花", "haitei": "海底摸月", "houtei": "河底撈魚", "pinfu": "平和", "tanyao": "断幺九",
+  "iipeikou": "一盃口", "seat wind east": "自風 東", "seat wind south": "自風 南", "seat wind west": "自風 西",
+  "seat wind north": "自風 北", "round wind east": "場風 東", "round wind south": "場風 南",
+  "round wind west": "場風 西", "round wind north": "場風 北", "haku": "白", "hatsu": "發", "chun": "中",
+  "double riichi": "ダブル立直", "chiitoitsu": "七対子", "chanta": "混全帯幺九", "ittsu": "一気通貫",
+  "sanshoku doujun": "三色同順", "sanshoku doukou": "三色同刻", "sankantsu": "三槓子", "toitoi": "対々和",
+  "sanankou": "三暗刻", "shousangen": "小三元", "honroutou": "混老頭", "ryanpeikou": "二盃口",
+  "junchan": "純全帯幺九", "honitsu": "混一色", "chinitsu": "清一色", "renhou": "人和",
+  "kokushi musou": "国士無双", "kokushi musou 13-sided": "国士無双十三面", "suuankou": "四暗刻",
+  "suuankou tanki": "四暗刻単騎", "daisangen": "大三元", "shousuushii": "小四喜", "daisuushii": "大四喜",
+  "tsuuiisou": "字一色", "chinroutou": "清老頭", "ryuuiisou": "緑一色", "chuuren poutou": "九蓮宝燈",
+  "junsei chuuren poutou": "純正九蓮宝燈", "suukantsu": "四槓子", "tenhou": "天和", "chiihou": "地和",
+  "dora": "ドラ", "aka dora": "赤ドラ", "ura dora": "裏ドラ", "kita": "北抜き",
+};
+
+const LANG_KEY = "riichi-lens.lang";
+let lang = localStorage.getItem(LANG_KEY) === "ja" ? "ja" : "en";
+
+function t(key, ...args) {
+  const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  return s.replace(/\{(\d)\}/g, (_, i) => args[+i]);
+}
+
+function yakuName(name) {
+  return lang === "ja" && YAKU_JA[name] ? YAKU_JA[name] : name;
+}
+
+function termName(word) {
+  return lang === "ja" && TERMS_JA[word] ? TERMS_JA[word] : word;
+}
+
+function limitName(limit) {
+  return limit ? t("limit_" + limit) : "";
+}
+
+// Puts every static label in the current language: data-i18n (text), data-i18n-title (tooltip).
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+  document.querySelectorAll("[data-i18n-ron]").forEach((el) => { el.textContent = t("ron_from", t(el.dataset.i18nRon)); });
+  document.querySelectorAll("[data-lang]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.lang === lang)));
+}
+
+function setLang(next) {
+  lang = next === "ja" ? "ja" : "en";
+  localStorage.setItem(LANG_KEY, lang);
+  applyLang();
+}

@@ -1,0 +1,90 @@
+// The readout panel, shared by the photo and the typed hand: tenpai or shanten, waits with the copies left and
+// their value, furiten and why, and for a complete hand its yaku, fu, points and who pays what.
+"use strict";
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+// One tile face as an image (a face-down tile has no art: a coloured block).
+function tileImg(code, cls = "") {
+  if (code === "back") return `<span class="tile back-face ${cls}" title="${esc(t("face_down"))}" data-tile="back"></span>`;
+  return `<img class="tile ${cls}" src="/tiles/${esc(code)}.svg" alt="${esc(code)}" title="${esc(code)}" data-tile="${esc(code)}">`;
+}
+
+const tileRow = (codes, cls = "") => codes.map((c) => tileImg(c, cls)).join("");
+
+function valueText(v) {
+  if (!v) return t("no_yaku");
+  const count = v.yakuman ? t("yakuman_n", v.yakuman) : t("han_fu", v.han, v.fu);
+  const limit = v.limit && !v.yakuman ? " " + limitName(v.limit) : "";
+  return `${t("points", v.points)} <small>(${count}${limit})</small>`;
+}
+
+function verdictHtml(r) {
+  if (r.win) return `<p class="big verdict" data-verdict="win">${t("won_on")} ${tileImg(r.win_tile)} ` +
+    `<small>${esc(termName(r.win.reading))}, ${esc(t("wait_kind", termName(r.win.wait)))}</small></p>`;
+  if (r.shanten === 0) return `<p class="big verdict" data-verdict="tenpai">${t("tenpai")}</p>`;
+  if (r.shanten < 0) return `<p class="big verdict" data-verdict="complete">${t("complete")}</p>`;
+  return `<p class="big verdict" data-verdict="shanten" data-shanten="${r.shanten}">${t("shanten", r.shanten)}</p>`;
+}
+
+function waitsHtml(r) {
+  if (!r.waits.length) return "";
+  const rows = r.waits.map((w) => `<tr class="wait" data-tile="${esc(w.tile)}">
+    <td>${tileImg(w.tile)}</td><td class="unseen${w.unseen ? "" : " none"}">${t("unseen", w.unseen)}</td>
+    <td class="${w.ron ? "" : "no-yaku"}">${t("ron")}: ${valueText(w.ron)}</td>
+    <td class="${w.tsumo ? "" : "no-yaku"}">${t("tsumo")}: ${valueText(w.tsumo)}</td></tr>`);
+  return `<h3>${t("waits")}</h3><table class="waits">${rows.join("")}</table>`;
+}
+
+function discardsHtml(r) {
+  return r.discards_to_tenpai.map((d) => `<div class="discard">${t("discard_then", tileImg(d.discard), tileRow(d.waits, "small"))}</div>`).join("");
+}
+
+function furitenHtml(f) {
+  if (!f || !f.furiten) return "";
+  return `<p class="furiten" data-kind="${esc(f.kind)}"><b>${t("furiten")}</b> (${esc(f.kind)}): ${f.reasons.map(esc).join("; ")}</p>`;
+}
+
+function paymentsHtml(w) {
+  const pays = w.payments.map((p) => t("pays", t(p.payer), p.points) + (p.honba ? t("honba_extra", p.honba) : ""));
+  return `<p class="payments">${pays.map(esc).join("; ")}. ${esc(t("winner_gains", w.winner_gain))}</p>`;
+}
+
+function winHtml(w) {
+  const out = [];
+  if (!w.valid) out.push(`<p class="error">${t("no_yaku_win")}</p>`);
+  const yaku = w.yaku.map(([n, h]) => `<tr><td>${esc(yakuName(n))}</td><td>${w.yakuman ? limitName("yakuman") : t("han", h)}</td></tr>`);
+  out.push(`<h3>${t("yaku")}</h3><table class="yaku">${yaku.join("")}</table>`);
+  if (!w.valid) return out.join("");
+  const count = w.yakuman ? t("yakuman_n", w.yakuman) : t("han_fu", w.han, w.fu);
+  const limit = w.limit ? ` — ${esc(limitName(w.limit))}` : "";
+  out.push(`<p class="big total">${count}${limit} — <span class="points">${t("points", w.points)}</span></p>`);
+  if (w.fu_items.length && !w.yakuman) {
+    out.push(`<h3>${t("fu")}</h3><table class="fu">${w.fu_items.map(([n, f]) => `<tr><td>${esc(n)}</td><td>${f}</td></tr>`).join("")}</table>`);
+  }
+  out.push(paymentsHtml(w));
+  return out.join("");
+}
+
+// The hand read from a photo, as tiles: concealed ones, the winning tile apart, each meld with its source.
+function photoHandHtml(hand) {
+  if (!hand) return "";
+  const melds = hand.melds.map((m) => `<span class="meld-tiles" title="${esc(m.kind)}">${tileRow(m.tiles, "small")}` +
+    (m.source ? `<small>${esc(t("from_seat", t(m.source)))}</small>` : "") + "</span>");
+  const win = hand.win_tile ? `<span class="win-tile">${tileImg(hand.win_tile, "small")}</span>` : "";
+  return `<div class="hand-tiles">${tileRow(hand.concealed, "small")}${win}${melds.join("")}</div>`;
+}
+
+function renderReadout(el, r, { notes = [], hand = null, problems = false } = {}) {
+  const out = [photoHandHtml(hand)];
+  if (r) {
+    out.push(verdictHtml(r), furitenHtml(r.furiten), waitsHtml(r), discardsHtml(r));
+    if (r.win) out.push(winHtml(r.win));
+  } else if (problems) {
+    out.push(`<p class="error no-readout">${t("no_readout")}</p>`);
+  }
+  const allNotes = [...notes, ...(r ? r.notes : []), ...(r && r.win ? r.win.notes : [])];
+  out.push(allNotes.map((n) => `<p class="note"><i>${esc(n)}</i></p>`).join(""));
+  el.innerHTML = out.join("");
+  el.hidden = false;
+}

@@ -1,0 +1,350 @@
+"""The page in a real headless Chromium (Selenium): a photo read and drawn tile by tile, a correction by hand that
+changes the readout, melds and problems on the photo, the typed hand, the language toggle, and the error banner.
+
+The app runs with uvicorn in a thread on a free 127.0.0.1 port. Screenshots go to tests/artifacts/ (ignored by
+git). Chromium and chromedriver come from Debian's packages: when they are missing and this runs as root with
+apt-get (a fresh CI machine), the module installs them first, as test_training installs the training stack;
+otherwise it skips, saying why."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts"
+SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
+
+
+def find_binary(names: list[str]) -> str | None:
+    for name in names:
+        path = shutil.which(name) or (name if os.path.isfile(name) and os.access(name, os.X_OK) else None)
+        if path:
+            return path
+    return None
+
+
+def install_chromium() -> None:
+    """apt-get install chromium chromium-driver, once even with several pytest workers (a file lock)."""
+    import fcntl
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return
+    with open(os.path.join(tempfile.gettempdir(), "riichi-lens-chromium.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shutil.which("chromium") and shutil.which("chromedriver"):
+            return
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"], env=env,
+                       capture_output=True, timeout=900)
+
+
+if not (shutil.which("chromium") and shutil.which("chromedriver")):
+    install_chromium()
+CHROMIUM = find_binary(["/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
+CHROMEDRIVER = find_binary(["/usr/bin/chromedriver", "chromedriver"])
+if CHROMIUM is None:
+    pytest.skip("no Chromium binary found (apt-get install -y chromium chromium-driver)", allow_module_level=True)
+if CHROMEDRIVER is None:
+    pytest.skip("Chromium is installed but chromedriver is not (apt-get install -y chromium-driver)",
+                allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import JavascriptException, StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1000"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    import uvicorn
+
+    from server.app import create_app
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the app did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    profile = tempfile.mkdtemp(prefix="riichi-lens-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + [f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    d.set_script_timeout(30)
+    yield d
+    d.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(driver, base_url):
+    driver.get(base_url + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(base_url + "/")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    driver.get_log("browser")  # start each test with an empty console
+    yield driver
+    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
+    assert errors == [], "the page logged errors"
+
+
+def wait_for(driver, condition, timeout: float = 10):
+    def safe(d):
+        try:
+            return condition(d)
+        except (StaleElementReferenceException, JavascriptException):
+            return False
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(safe)
+
+
+def screenshot(driver, name: str) -> Path:
+    """The whole page, below the window's bottom too."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = driver.execute_script(
+        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+    path = ARTIFACTS / f"{name}.png"
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+def banner(driver) -> str:
+    el = driver.find_element(By.ID, "banner")
+    return el.text if el.is_displayed() else ""
+
+
+def data_url_png(width: int, height: int) -> str:
+    image = np.full((height, width, 3), (60, 110, 40), np.uint8)  # green felt (BGR)
+    return "data:image/png;base64," + base64.b64encode(cv2.imencode(".png", image)[1].tobytes()).decode()
+
+
+def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False) -> dict:
+    """A table laid out by hand (test_layout.lay_row), as /api/table answers it, shown over a plain image;
+    ``mirrored``: as /api/recognize answers for a mirrored photo (polygons flipped onto the photo as given)."""
+    from test_layout import lay_row
+    from vision.table import read_table, score_table
+
+    table = json.loads(json.dumps(score_table(read_table(lay_row(spec, 0, origin=origin)))))
+    if mirrored:
+        for tile in table["tiles"]:
+            tile["polygon"] = [[size[0] - x, y] for x, y in tile["polygon"]]
+        table.update(width=size[0], height=size[1], mirrored=True)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.riichiLens.loadTable(arguments[0], arguments[1]).then(() => done('ok'), (e) => done(String(e)));",
+        table, data_url_png(*size))
+    assert result == "ok"
+    return table
+
+
+def verdict(driver) -> dict:
+    return driver.execute_script(
+        "const v = document.querySelector('#readout .verdict');"
+        "return v && {kind: v.dataset.verdict, shanten: v.dataset.shanten || null, text: v.textContent};") or {}
+
+
+def waits(driver) -> list[str]:
+    return [el.get_attribute("data-tile") for el in driver.find_elements(By.CSS_SELECTOR, "#readout tr.wait")]
+
+
+def marks(driver) -> list:
+    return driver.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark")
+
+
+def shared_dir() -> Path:
+    path = Path(os.environ.get("RIICHI_LENS_SHARED", "../shared"))
+    return path if path.is_absolute() else (REPO / path).resolve()
+
+
+def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
+    shared = shared_dir()
+    if not (shared / "data" / "tile-art").is_dir():
+        pytest.skip(f"no tile art at {shared / 'data' / 'tile-art'} (set RIICHI_LENS_SHARED)")
+    from datasets.scenes import render_scene
+
+    scene = render_scene(np.random.default_rng(44), shared, framing="corner")
+    photo = tmp_path / "corner.jpg"
+    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    page.find_element(By.ID, "photo").send_keys(str(photo))
+    wait_for(page, lambda d: d.execute_script(
+        "const s = window.riichiLens.state; return s.table !== null && !s.recognizing;"), timeout=60)
+    assert banner(page) == ""
+    table = page.execute_script("return window.riichiLens.state.table")
+    assert (table["width"], table["height"]) == (1024, 768)
+    assert table["tiles"], "the detector found no tile in a generated photo"
+    drawn = marks(page)
+    assert len(drawn) == len(table["tiles"])
+    assert [m.get_attribute("data-kind") for m in drawn] == [t["kind"] for t in table["tiles"]]
+    assert {m.get_attribute("data-role") for m in drawn} <= {"concealed", "meld", "pond", "dora", "wall", "stray"}
+    svg = page.find_element(By.ID, "overlay")
+    assert page.execute_script("return arguments[0].getAttribute('viewBox')", svg) == "0 0 1024 768"
+    assert svg.size["width"] > 300
+    readout = page.find_element(By.ID, "readout")
+    assert readout.is_displayed() and readout.text.strip()
+    assert (verdict(page) != {}) == (table["readout"] is not None)  # a verdict, or the problems that keep it away
+    problems = page.find_elements(By.CSS_SELECTOR, "#problems li")
+    assert len(problems) == len(table["problems"])
+    screenshot(page, "photo")
+
+
+def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert waits(page) == ["1z", "5z"] and len(marks(page)) == 13
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    picker = page.find_element(By.ID, "picker")
+    assert picker.is_displayed()
+    picker.find_element(By.CSS_SELECTOR, 'button[data-code="6z"]').click()
+    wait_for(page, lambda d: verdict(d).get("shanten") == "1")
+    assert not picker.is_displayed() and waits(page) == []
+    assert page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]').get_attribute("data-kind") == "6z"
+    sent = page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)")
+    assert sent == SELF_HAND.split()[:12] + ["6z"]
+    screenshot(page, "correction")
+    page.find_element(By.ID, "undo").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert waits(page) == ["1z", "5z"] and banner(page) == ""
+
+
+def test_turning_deleting_and_adding_tiles(page):
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    before = page.execute_script("return window.riichiLens.state.tiles[0].polygon")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="turn"]').click()
+    wait_for(page, lambda d: d.execute_script("return window.riichiLens.state.table.tiles[0].lie") == "sideways")
+    after = page.execute_script("return window.riichiLens.state.tiles[0].polygon")
+    assert after == [before[3], before[0], before[1], before[2]]
+    page.find_element(By.ID, "undo").click()
+    wait_for(page, lambda d: d.execute_script("return window.riichiLens.state.table.tiles[0].lie") == "upright")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: len(marks(d)) == 12 and verdict(d) == {})
+    assert "12 concealed tiles" in page.find_element(By.ID, "problems").text
+    # add it back: click the photo left of the row, where the 2m was
+    page.find_element(By.ID, "add-mode").click()
+    svg = page.find_element(By.ID, "overlay")
+    scale = svg.size["width"] / 640  # the offset is from the photo's centre, (320, 110)
+    ActionChains(page).move_to_element_with_offset(svg, int((55 - 320) * scale), 0).click().perform()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="2m"]').click()
+    wait_for(page, lambda d: len(marks(d)) == 13 and verdict(d).get("kind") == "tenpai")
+    assert waits(page) == ["1z", "5z"]
+
+
+def test_melds_are_outlined_with_their_source(page):
+    load_table(page, "2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z")
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    melds = page.find_elements(By.CSS_SELECTOR, "#overlay .meld-mark")
+    assert [(m.get_attribute("data-kind"), m.get_attribute("data-source")) for m in melds] == [
+        ("chi", "left"), ("pon", "across")]
+    assert [m.find_element(By.TAG_NAME, "text").text for m in melds] == ["from left", "from across"]
+    assert waits(page) == ["5p", "8p"]
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    melds = page.find_elements(By.CSS_SELECTOR, "#overlay .meld-mark")
+    assert [m.find_element(By.TAG_NAME, "text").text for m in melds] == ["上家から", "対面から"]
+    assert page.find_element(By.ID, "tab-photo").text == "写真"
+    screenshot(page, "melds-ja")
+    page.refresh()  # the language is remembered
+    wait_for(page, lambda d: d.find_element(By.ID, "tab-photo").text == "写真")
+    page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    assert page.find_element(By.ID, "tab-photo").text == "Photo"
+
+
+def test_a_mirrored_photo_is_corrected_in_the_photos_own_frame(page):
+    """The page draws a mirrored photo's tiles where they show, and sends them back to /api/table flipped, so
+    that left and right (a meld's source) stay right."""
+    load_table(page, "2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z", mirrored=True)
+    first, last = (page.find_element(By.CSS_SELECTOR, f'#overlay .tile-mark[data-index="{i}"]') for i in (0, 6))
+    assert first.rect["x"] > last.rect["x"]  # the hand reads right to left on a mirrored photo
+    page.execute_script("window.riichiLens.state.table.stale = true")
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("2")
+    wait_for(page, lambda d: d.execute_script("return !window.riichiLens.state.table.stale"))
+    melds = page.find_elements(By.CSS_SELECTOR, "#overlay .meld-mark")
+    assert [m.get_attribute("data-source") for m in melds] == ["left", "across"]
+    assert page.find_elements(By.CSS_SELECTOR, "#problems li") == [] and waits(page) == ["5p", "8p"]
+
+
+def test_a_problem_clicked_highlights_its_tiles(page):
+    load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems li"))
+    button = next(b for b in page.find_elements(By.CSS_SELECTOR, "#problems button") if "copies of 1m" in b.text)
+    assert "fix the problems" in page.find_element(By.ID, "readout").text
+    button.click()
+    lit = page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl")
+    assert len(lit) == 5 and {m.get_attribute("data-kind") for m in lit} == {"1m"}
+    screenshot(page, "problem")
+    page.find_element(By.CSS_SELECTOR, "#problems button[aria-pressed='true']").click()
+    assert page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl") == []
+
+
+def test_typed_hand_still_scores_a_win(page):
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("123m456p789s11z 555z")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "win")
+    points = page.find_element(By.CSS_SELECTOR, "#readout .total .points").text
+    assert int("".join(c for c in points if c.isdigit())) > 0
+    assert page.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")
+    # a context change scores again at once: ron from the left instead of tsumo
+    page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .payments").text.startswith("left pays"))
+    assert "right pays" not in page.find_element(By.CSS_SELECTOR, "#readout .payments").text
+    assert banner(page) == ""
+    screenshot(page, "typed")
+
+
+def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
+    fake = tmp_path / "notes.jpg"
+    fake.write_text("just some text, not a photo\n")
+    page.find_element(By.ID, "photo").send_keys(str(fake))
+    wait_for(page, lambda d: banner(d), timeout=20)
+    assert "not an image" in banner(page)
+    assert page.find_element(By.ID, "drop").is_displayed()  # the page is still there
+    screenshot(page, "error")
+    page.find_element(By.ID, "banner-close").click()
+    assert banner(page) == ""
