@@ -75,6 +75,7 @@ class TileIn(BaseModel):
     polygon: list[tuple[float, float]] = Field(min_length=4, max_length=4,
                                                description="corners TL, TR, BR, BL as the glyph reads, in pixels")
     confidence: float = 1.0
+    fixed: bool = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
 
 
 class TableRequest(BaseModel):
@@ -198,7 +199,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         from vision.layout import Tile
         from vision.table import read_table, score_table
 
-        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence) for t in req.tiles]
+        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed) for t in req.tiles]
         return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
 
     feed = None

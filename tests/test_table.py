@@ -132,3 +132,16 @@ def test_quarter_symmetric_tile_takes_its_lie_from_the_row():
     assert tiles[called].lie == "upright"
     out = score_table(read_table(tiles))
     assert [(m["kind"], m["source"]) for m in out["hand"]["melds"]] == [("pon", "left")]
+
+
+def test_a_tile_turned_by_hand_keeps_its_lie():
+    """A 5p the user turned sideways stays sideways even though it is as narrow as its row's upright tiles."""
+    tiles = lay_row("1m 2m 3m 4p 6p 7p 7s 8s 9s 1z | 2p 5p 2p")
+    i = 11
+    turned = Tile("5p", tuple(map(tuple, np.roll(tiles[i].corners, 1, axis=0))), fixed=True)
+    assert turned.lie == "sideways"
+    tiles[i] = turned
+    table = read_table(tiles)
+    assert table.tiles[i].lie == "sideways"
+    tiles[i] = Tile("5p", turned.polygon)  # the same, not fixed: the row's widths say upright
+    assert read_table(tiles).tiles[i].lie == "upright"

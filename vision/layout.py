@@ -28,6 +28,7 @@ class Tile:
     kind: str
     polygon: tuple[tuple[float, float], ...]
     confidence: float = 1.0
+    fixed: bool = False  # set by a person (a correction on the page): its lie is kept as given
 
     @property
     def corners(self) -> np.ndarray:
@@ -187,7 +188,7 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
              (tiles[i].kind not in QUARTER_SYMMETRIC and not is_sideways(tiles[i], up))]
     for i in members:
         t = tiles[i]
-        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or not plain:
+        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or t.fixed or not plain:
             continue
         near = sorted(plain, key=lambda j: float(np.linalg.norm(tiles[j].center - t.center)))[:2]  # perspective
         upright_width = float(np.mean([2 * tiles[j].extent_along(right) for j in near]))
