@@ -207,7 +207,7 @@ def check_grid(grid: list[tuple[str, np.ndarray]]) -> None:
         raise CalibrationError(f"the grid lacks {' '.join(missing)}: lay out one of each tile")
 
 
-def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], name: str, reader, per_tile: int = 48,
+def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], name: str, reader, per_tile: int = 96,
               seed: int = 0, progress=lambda done, total: None) -> Profile:
     """Fit a profile from grid photos, each with its tiles (kind, upright corners) as ``grid_tiles`` found them
     or the user confirmed them. Raises CalibrationError with what to change when a photo cannot be used."""
