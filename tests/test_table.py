@@ -145,3 +145,11 @@ def test_a_tile_turned_by_hand_keeps_its_lie():
     assert table.tiles[i].lie == "sideways"
     tiles[i] = Tile("5p", turned.polygon)  # the same, not fixed: the row's widths say upright
     assert read_table(tiles).tiles[i].lie == "upright"
+
+
+def test_a_row_of_more_face_down_tiles_than_a_hand_holds_is_a_wall():
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + lay_row("# " * 17, -90, origin=(760.0, 760.0))
+    table = read_table(tiles)
+    assert table.seats["right"].hidden == 0 and table.roles[-1] == "wall"
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + lay_row("# " * 13, -90, origin=(760.0, 760.0))
+    assert read_table(tiles).seats["right"].hidden == 13

@@ -139,12 +139,14 @@ def read_table(tiles: list[Tile]) -> Table:
 
 def _could_be_hand(tiles: list[Tile], line: Line) -> bool:
     """Long enough, and not a wall: a line mostly face down with face-up tiles in it is a wall with its dora
-    indicators, unless a face-up tile lies sideways (a meld beside a hand standing with its back to the camera)."""
+    indicators, unless a face-up tile lies sideways (a meld beside a hand standing with its back to the camera);
+    a line all face down is a hand only up to 14 tiles."""
     members = line.tiles + list(line.stacked)
     backs = sum(tiles[i].kind == "back" for i in members)
     if len(members) < MIN_HAND_TILES:
         return False
-    return 2 * backs < len(members) or backs == len(members) or any(is_sideways(tiles[i], line.up) for i in members)
+    hidden_hand = backs == len(members) <= 14  # a hand standing back to the camera; a longer row is a wall
+    return 2 * backs < len(members) or hidden_hand or any(is_sideways(tiles[i], line.up) for i in members)
 
 
 def _width(tiles: list[Tile], line: Line) -> float:
