@@ -39,12 +39,15 @@ class LiveReader:
         self.set_options(options)
 
     def set_options(self, options: dict) -> None:
-        self.ctx = self.to_context(options.get("context") or {}, options.get("ruleset", "tenhou"))
+        # checked before anything is changed: refused options (a missing profile, a context the rules refuse)
+        # leave the previous ones in force, so the next frame is still read
+        profile = options.get("profile") or None
+        if profile:
+            self.finder.profile(profile)
+        ctx = self.to_context(options.get("context") or {}, options.get("ruleset", "tenhou"))
+        self.ctx, self.profile = ctx, profile
         self.seat = options.get("seat", "self")
         self.mirrored = bool(options.get("mirrored", False))
-        self.profile = options.get("profile") or None
-        if self.profile:
-            self.finder.profile(self.profile)  # a missing profile is refused now, with the options
 
     def read(self, image) -> dict:
         import cv2

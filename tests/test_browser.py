@@ -3,160 +3,21 @@ changes the readout, melds and problems on the photo, the typed hand, the langua
 
 The app runs with uvicorn in a thread on a free 127.0.0.1 port. Screenshots go to tests/artifacts/ (ignored by
 git). Chromium and chromedriver come from Debian's packages: when they are missing and this runs as root with
-apt-get (a fresh CI machine), the module installs them first, as test_training installs the training stack;
-otherwise it skips, saying why."""
+apt-get (a fresh CI machine), tests/browser_helpers.py installs them first, as test_training installs the
+training stack; otherwise it skips, saying why. Live mode and the calibration screen: tests/test_browser_live.py."""
 from __future__ import annotations
 
-import base64
 import json
-import os
-import shutil
-import socket
-import tempfile
-import threading
-import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
+from browser_helpers import banner, data_url_png, screenshot, shared_dir, wait_for
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 
-REPO = Path(__file__).resolve().parents[1]
-ARTIFACTS = REPO / "tests" / "artifacts"
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
-
-
-def find_binary(names: list[str]) -> str | None:
-    for name in names:
-        path = shutil.which(name) or (name if os.path.isfile(name) and os.access(name, os.X_OK) else None)
-        if path:
-            return path
-    return None
-
-
-def install_chromium() -> None:
-    """apt-get install chromium chromium-driver, once even with several pytest workers (a file lock)."""
-    import fcntl
-    import subprocess
-
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        return
-    with open(os.path.join(tempfile.gettempdir(), "riichi-lens-chromium.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if shutil.which("chromium") and shutil.which("chromedriver"):
-            return
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"], env=env,
-                       capture_output=True, timeout=900)
-
-
-if not (shutil.which("chromium") and shutil.which("chromedriver")):
-    install_chromium()
-CHROMIUM = find_binary(["/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
-CHROMEDRIVER = find_binary(["/usr/bin/chromedriver", "chromedriver"])
-if CHROMIUM is None:
-    pytest.skip("no Chromium binary found (apt-get install -y chromium chromium-driver)", allow_module_level=True)
-if CHROMEDRIVER is None:
-    pytest.skip("Chromium is installed but chromedriver is not (apt-get install -y chromium-driver)",
-                allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import JavascriptException, StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1280,1000"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def base_url():
-    import uvicorn
-
-    from server.app import create_app
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the app did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def driver():
-    profile = tempfile.mkdtemp(prefix="riichi-lens-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS + [f"--user-data-dir={profile}"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    d.set_script_timeout(30)
-    yield d
-    d.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-@pytest.fixture
-def page(driver, base_url):
-    driver.get(base_url + "/")
-    driver.execute_script("localStorage.clear()")
-    driver.get(base_url + "/")
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
-    driver.get_log("browser")  # start each test with an empty console
-    yield driver
-    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
-    assert errors == [], "the page logged errors"
-
-
-def wait_for(driver, condition, timeout: float = 10):
-    def safe(d):
-        try:
-            return condition(d)
-        except (StaleElementReferenceException, JavascriptException):
-            return False
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(safe)
-
-
-def screenshot(driver, name: str) -> Path:
-    """The whole page, below the window's bottom too."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    width, height = driver.execute_script(
-        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
-    path = ARTIFACTS / f"{name}.png"
-    path.write_bytes(base64.b64decode(shot["data"]))
-    return path
-
-
-def banner(driver) -> str:
-    el = driver.find_element(By.ID, "banner")
-    return el.text if el.is_displayed() else ""
-
-
-def data_url_png(width: int, height: int) -> str:
-    image = np.full((height, width, 3), (60, 110, 40), np.uint8)  # green felt (BGR)
-    return "data:image/png;base64," + base64.b64encode(cv2.imencode(".png", image)[1].tobytes()).decode()
 
 
 def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False) -> dict:
@@ -190,11 +51,6 @@ def waits(driver) -> list[str]:
 
 def marks(driver) -> list:
     return driver.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark")
-
-
-def shared_dir() -> Path:
-    path = Path(os.environ.get("RIICHI_LENS_SHARED", "../shared"))
-    return path if path.is_absolute() else (REPO / path).resolve()
 
 
 def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):

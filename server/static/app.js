@@ -86,7 +86,8 @@ function contextFromForm(fromPhoto) {
 }
 
 function photoDora() {
-  return (state.mode === "photo" && state.table && state.table.context && state.table.context.dora_indicators) || [];
+  const table = state.mode === "live" ? live.table : state.mode === "photo" ? state.table : null;
+  return (table && table.context && table.context.dora_indicators) || [];
 }
 
 // A row of chosen tiles (click one to remove it) and a "+" to add one with the picker.
@@ -119,6 +120,8 @@ function rescoreSoon() {
 
 function rescore() {
   if (state.mode === "typed") return scoreTyped();
+  if (state.mode === "live") return sendLiveOptions();
+  if (state.mode === "calib") return;
   if (state.recognizing) { state.dirty = true; return; }
   if (state.tiles) rescoreTable();
 }
@@ -326,19 +329,21 @@ function hull(points) {
   return half(ps).concat(half([...ps].reverse()));
 }
 
-function labelSize(polygon) {
+function labelSize(polygon, width) {
   const short = Math.min(side(polygon[0], polygon[1]), side(polygon[1], polygon[2]));
-  return Math.max(short * 0.5, state.photo.width / 110);
+  return Math.max(short * 0.5, width / 110);
 }
 
-function tileMark(tile, index) {
+// One tile outlined in its role's colour with its kind; ``view``: {width (of the frame), highlight (a Set of
+// indices), interactive (tabbable, for the photo's corrections)}.
+function tileMark(tile, index, view) {
   const low = tile.confidence < LOW_CONFIDENCE;
   const classes = ["tile-mark", "role-" + (tile.role || "stray")];
   if (low) classes.push("low");
-  if (state.highlight.has(index)) classes.push("hl");
+  if (view.highlight.has(index)) classes.push("hl");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
-    tabindex: 0, role: "button", "aria-label": tile.kind });
-  const size = labelSize(tile.polygon);
+    "aria-label": tile.kind, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
+  const size = labelSize(tile.polygon, view.width);
   g.append(svgEl("title", {}, `${tile.kind} · ${t("role_" + (tile.role || "stray"))} · ${(tile.confidence * 100).toFixed(0)}%`));
   g.append(svgEl("polygon", { points: pointsAttr(tile.polygon), "stroke-dasharray": low ? `${size * 0.3} ${size * 0.2}` : "none" }));
   g.append(svgEl("line", { class: "top", x1: tile.polygon[0][0], y1: tile.polygon[0][1], x2: tile.polygon[1][0], y2: tile.polygon[1][1] }));
@@ -350,7 +355,7 @@ function tileMark(tile, index) {
   return g;
 }
 
-function meldMark(meld, tiles) {
+function meldMark(meld, tiles, view) {
   const corners = meld.tile_indices.flatMap((i) => tiles[i].polygon);
   const [cx, cy] = centre(corners);
   const outline = hull(corners).map(([x, y]) => [cx + (x - cx) * 1.08, cy + (y - cy) * 1.08]);
@@ -359,21 +364,26 @@ function meldMark(meld, tiles) {
   g.append(svgEl("title", {}, t(meld.kind) + (meld.source ? " · " + t("from_seat", t(meld.source)) : "")));
   if (meld.source) {  // the source over the meld's middle: "from left", 上家から
     const top = Math.min(...outline.map((p) => p[1]));
-    const size = labelSize(tiles[meld.tile_indices[0]].polygon) * 0.8;
+    const size = labelSize(tiles[meld.tile_indices[0]].polygon, view.width) * 0.8;
     g.append(svgEl("text", { x: cx, y: top - size * 0.4, "font-size": size, "stroke-width": size * 0.2 }, t("from_seat", t(meld.source))));
   }
   return g;
 }
 
-function drawOverlay() {
-  const svg = $("overlay");
-  const { width, height } = state.photo;
+// A table's tiles and melds drawn into an <svg> laid over its frame (polygons in the frame's pixels): the photo
+// and the live view both draw with this.
+function renderOverlay(svg, table, width, height, highlight = new Set(), interactive = false) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  const tiles = state.table.tiles;
-  const marks = tiles.map(tileMark);
-  const melds = (state.table.seats || []).flatMap((s) => s.melds).filter((m) => m.tile_indices.every((i) => tiles[i])).map((m) => meldMark(m, tiles));
+  const view = { width, highlight, interactive };
+  const tiles = table.tiles;
+  const marks = tiles.map((tile, i) => tileMark(tile, i, view));
+  const melds = (table.seats || []).flatMap((s) => s.melds).filter((m) => m.tile_indices.every((i) => tiles[i])).map((m) => meldMark(m, tiles, view));
   svg.replaceChildren(...melds, ...marks);
+}
+
+function drawOverlay() {
+  renderOverlay($("overlay"), state.table, state.photo.width, state.photo.height, state.highlight, true);
 }
 
 function drawLegend() {
@@ -414,10 +424,10 @@ function seatSummary(seat, tiles) {
   return `<div class="seat" data-seat="${esc(seat.seat)}"><b>${esc(t(seat.seat))}</b> ${parts.join(" ")}</div>`;
 }
 
-function drawSeats() {
-  const rows = (state.table.seats || []).map((s) => seatSummary(s, state.table.tiles)).join("");
-  $("seats").innerHTML = rows ? `<h3>${t("table")}</h3>${rows}` : "";
-  $("seats").hidden = !rows;
+function drawSeats(el = $("seats"), table = state.table) {
+  const rows = (table.seats || []).map((s) => seatSummary(s, table.tiles)).join("");
+  el.innerHTML = rows ? `<h3>${t("table")}</h3>${rows}` : "";
+  el.hidden = !rows;
 }
 
 function drawPhoto() {
@@ -441,9 +451,11 @@ function drawReadout() {
     else el.hidden = true;
     return;
   }
-  const table = state.table;
+  if (state.mode === "calib") { el.hidden = true; return; }
+  const table = state.mode === "live" ? live.table : state.table;
   if (!table) { el.hidden = true; return; }
-  renderReadout(el, table.readout, { notes: table.notes || [], hand: table.hand, problems: (table.problems || []).length > 0 });
+  renderReadout(el, table.readout, { notes: table.notes || [], hand: table.hand, problems: (table.problems || []).length > 0,
+    noReadout: state.mode === "live" ? "no_readout_live" : "no_readout" });
 }
 
 function svgPoint(evt) {
@@ -495,7 +507,7 @@ function buildPicker() {
   $("picker-close").addEventListener("click", closePicker);
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closePicker(); setAdding(false); } });
   document.addEventListener("pointerdown", (e) => {
-    if (!$("picker").hidden && !$("picker").contains(e.target) && !e.target.closest(".tile-mark, .chip.add, #overlay")) closePicker();
+    if (!$("picker").hidden && !$("picker").contains(e.target) && !e.target.closest(".tile-mark, .calib-mark, .chip.add, #overlay")) closePicker();
   });
 }
 
@@ -520,16 +532,427 @@ function closePicker() {
   pickerDone = null;
 }
 
+// ---------------------------------------------------------------- live mode
+
+// The live view: camera frames over the WebSocket /api/live, one frame in flight at a time (the next is sent when
+// the answer for the last arrives), each answer drawn over the video; or, with the server's camera, the frames
+// the server sends with its answers.
+const MAX_FRAME_SIDE = 960;
+const live = {
+  on: false, // streaming (or starting to)
+  session: 0, // bumped at each start and stop: callbacks of an older session do nothing
+  source: "browser",
+  ws: null,
+  stream: null,
+  retry: null, // the timer waiting for the video's first frame
+  pending: null, // the canvas of the frame in flight
+  frame: null, // the frame the newest answer belongs to: {canvas} or {url}, with width and height
+  table: null, // the newest answer
+  answers: 0,
+  times: [], // when the last answers arrived (ms), for frames/s
+  kinds: [], // the kinds shown by each of the last answers
+  ms: null,
+  dropped: 0,
+};
+
+function liveOptions() {
+  return {
+    context: contextFromForm(true), ruleset: $("ruleset").value || "tenhou", seat: $("seat").value,
+    mirrored: $("live-mirrored").checked, profile: $("profile").value || null,
+  };
+}
+
+function sendLiveOptions() {
+  if (live.ws && live.ws.readyState === WebSocket.OPEN) live.ws.send(JSON.stringify(liveOptions()));
+}
+
+function setLiveStatus(text) {
+  $("live-status").textContent = text;
+}
+
+function updateLiveUi() {
+  $("live-toggle").textContent = t(live.on ? "live_stop" : "live_start");
+  $("live-toggle").dataset.i18n = live.on ? "live_stop" : "live_start";
+  $("freeze").disabled = !(live.table && live.frame);
+}
+
+async function startLive() {
+  stopLive();
+  const session = live.session;
+  const camera = $("live-source").value === "camera";
+  Object.assign(live, { on: true, source: camera ? "camera" : "browser", pending: null, frame: null, table: null,
+    answers: 0, times: [], kinds: [], ms: null, dropped: 0 });
+  $("live-video").hidden = camera;
+  $("live-img").hidden = !camera;
+  $("live-img").removeAttribute("src");
+  $("live-overlay").replaceChildren();
+  $("live-stats").textContent = "";
+  $("live-problems").hidden = true;
+  $("live-seats").hidden = true;
+  updateLiveUi();
+  drawReadout();
+  if (!camera) {
+    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      showError(t("no_camera_api"));
+      stopLive();
+      return;
+    }
+    setLiveStatus(t("live_starting"));
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
+    } catch (e) {
+      if (session === live.session) {
+        showError(t("camera_failed", e.message || e.name));
+        stopLive();
+      }
+      return;
+    }
+    if (session !== live.session) { stream.getTracks().forEach((track) => track.stop()); return; }
+    live.stream = stream;
+    const video = $("live-video");
+    video.srcObject = stream;
+    video.play().catch(() => { /* muted autoplay: plays anyway once it has data */ });
+  }
+  setLiveStatus(t("live_connecting"));
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/api/live${camera ? "?source=camera" : ""}`);
+  live.ws = ws;
+  ws.onopen = () => {
+    if (live.ws !== ws) return;
+    sendLiveOptions();
+    setLiveStatus(t("live_waiting"));
+    if (!camera) sendFrame(ws);
+  };
+  ws.onmessage = (e) => onLiveMessage(ws, e);
+  ws.onclose = (e) => onLiveClose(ws, e);
+}
+
+function stopLive() {
+  live.session++;
+  live.on = false;
+  clearTimeout(live.retry);
+  if (live.ws) {
+    const ws = live.ws;
+    live.ws = null;
+    try { ws.close(1000); } catch { /* already closed */ }
+  }
+  if (live.stream) {
+    live.stream.getTracks().forEach((track) => track.stop());
+    live.stream = null;
+  }
+  $("live-video").srcObject = null;
+  if (live.answers) setLiveStatus(t("live_stopped"));
+  else setLiveStatus("");
+  updateLiveUi();
+}
+
+// The video's current picture, downscaled so its long side is at most MAX_FRAME_SIDE, sent as a JPEG.
+function sendFrame(ws) {
+  if (live.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+  const video = $("live-video");
+  if (video.readyState < 2 || !video.videoWidth) {
+    live.retry = setTimeout(() => sendFrame(ws), 100);
+    return;
+  }
+  const scale = Math.min(1, MAX_FRAME_SIDE / Math.max(video.videoWidth, video.videoHeight));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(video.videoWidth * scale);
+  canvas.height = Math.round(video.videoHeight * scale);
+  canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+  canvas.toBlob((blob) => {
+    if (live.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!blob) { live.retry = setTimeout(() => sendFrame(ws), 200); return; }
+    live.pending = canvas;
+    ws.send(blob);
+  }, "image/jpeg", 0.8);
+}
+
+function onLiveMessage(ws, event) {
+  if (live.ws !== ws) return;
+  let msg;
+  try {
+    msg = JSON.parse(event.data);
+  } catch {
+    msg = { error: t("bad_table") };
+  }
+  const answer = "frame" in msg; // the answer to a frame (an options error has no frame number)
+  if (msg.error) {
+    showError(msg.error); // shown, and the stream goes on
+    live.frameError = answer;
+  } else if (Array.isArray(msg.tiles)) {
+    if (live.frameError) { clearError(); live.frameError = false; }
+    acceptAnswer(msg);
+  }
+  if (answer && live.source === "browser") sendFrame(ws);
+}
+
+function acceptAnswer(msg) {
+  const now = performance.now();
+  live.answers++;
+  live.times = [...live.times.slice(-9), now];
+  live.kinds = [...live.kinds.slice(-4), [...new Set(msg.tiles.map((tile) => tile.kind))].sort()];
+  live.ms = msg.ms ?? null;
+  live.dropped = msg.dropped ?? 0;
+  if (live.source === "camera") {
+    live.frame = { url: msg.image, width: msg.width, height: msg.height };
+    if (msg.image) $("live-img").src = msg.image;
+  } else {
+    live.frame = { canvas: live.pending, width: msg.width, height: msg.height };
+  }
+  const doraBefore = JSON.stringify(photoDora());
+  live.table = msg;
+  setLiveStatus(t("live_hint"));
+  drawLive();
+  if (JSON.stringify(photoDora()) !== doraBefore) drawContextTiles();
+  updateLiveUi();
+}
+
+function framesPerSecond() {
+  const n = live.times.length;
+  return n < 2 ? null : (n - 1) / ((live.times[n - 1] - live.times[0]) / 1000);
+}
+
+function drawLive() {
+  const table = live.table;
+  if (!table) return;
+  renderOverlay($("live-overlay"), table, table.width, table.height);
+  const problems = table.problems || [];
+  $("live-problems").hidden = !problems.length;
+  $("live-problems").innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p) => `<li>${esc(p.message)}</li>`).join("") + "</ul>";
+  drawSeats($("live-seats"), table);
+  const fps = framesPerSecond();
+  $("live-stats").textContent = t("live_stats", fps === null ? "–" : fps.toFixed(1), live.ms ?? "–", live.dropped);
+  if (state.mode === "live") drawReadout();
+}
+
+function onLiveClose(ws, event) {
+  if (live.ws !== ws) return; // closed by stopLive
+  live.ws = null;
+  if (event.code === 4401) showError(t("access_code"));
+  else if (event.code !== 1000) showError(t("live_closed", event.reason || event.code)); // 1000: the server said why
+  stopLive();
+}
+
+// Stops streaming and opens the newest frame with its table in the photo view, to correct it there.
+async function freeze() {
+  const { table, frame } = live;
+  if (!table || !frame) return;
+  stopLive();
+  let blob;
+  if (frame.canvas) blob = await new Promise((resolve) => frame.canvas.toBlob(resolve, "image/jpeg", 0.92));
+  else blob = await (await fetch(frame.url)).blob();
+  state.file = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
+  $("mirrored").checked = Boolean(table.mirrored);
+  state.seq.recognize++; // a photo still being read would replace the frozen frame
+  state.recognizing = false;
+  await showPhoto(URL.createObjectURL(blob), table);
+}
+
+// Kept on window.riichiLens for the tests: how many answers, and the kinds each of the last ones showed.
+function liveStats() {
+  return {
+    on: live.on, source: live.source, answers: live.answers, tiles: live.table ? live.table.tiles.length : 0,
+    fps: framesPerSecond(), ms: live.ms, dropped: live.dropped, lastKinds: live.kinds.map((k) => [...k]),
+  };
+}
+
+function wireLive() {
+  $("live-toggle").addEventListener("click", () => { if (live.on) stopLive(); else startLive(); });
+  $("live-source").addEventListener("change", () => { if (state.mode === "live") startLive(); });
+  $("live-mirrored").addEventListener("change", sendLiveOptions);
+  $("freeze").addEventListener("click", freeze);
+}
+
+// ---------------------------------------------------------------- calibration to the user's own set
+
+const SUITED = (suit) => [..."123456789"].map((n) => n + suit);
+const CALIB_REQUIRED = [..."1234567"].map((n) => n + "z").concat(SUITED("p"), SUITED("s"), SUITED("m"));
+const calib = {
+  file: null, // the grid photo, sent again with the confirmed grid
+  url: null,
+  width: 0,
+  height: 0,
+  tiles: null, // [{kind, polygon}] as the user confirms them
+  found: null, // the kinds as the server gave them
+  seq: 0,
+};
+
+// The grid to lay out, with the tile art: row 1 (red fives if any, honours, a face-down tile), then p, s, m.
+function drawCalibOrder() {
+  const group = (codes, label) => `<span class="optional" title="${esc(label)}">${tileRow(codes, "small")}<small>${esc(label)}</small></span>`;
+  const row = (n, body) => `<div class="calib-row" data-row="${n}"><b>${esc(t("calib_row", n))}</b> ${body}</div>`;
+  $("calib-order").innerHTML = [
+    row(1, group(["0m", "0p", "0s"], t("calib_reds")) + tileRow(CALIB_REQUIRED.slice(0, 7), "small") + group(["back"], t("calib_back"))),
+    row(2, tileRow(SUITED("p"), "small")),
+    row(3, tileRow(SUITED("s"), "small")),
+    row(4, tileRow(SUITED("m"), "small")),
+  ].join("");
+}
+
+function setCalibStatus(text) {
+  $("calib-status").textContent = text;
+}
+
+async function findGrid(file) {
+  const seq = ++calib.seq;
+  const form = new FormData();
+  form.append("photo", file);
+  setCalibStatus(t("calib_finding"));
+  $("calib-result").hidden = true;
+  try {
+    const grid = await api("/api/calibration/grid", { method: "POST", body: form });
+    if (seq !== calib.seq) return;
+    clearError();
+    await showGrid(grid, URL.createObjectURL(file), file);
+  } catch (e) {
+    if (seq !== calib.seq) return;
+    setCalibStatus("");
+    $("calib-found").hidden = true;
+    calib.tiles = null;
+    showError(e.message);
+  }
+}
+
+// Shows the grid found ({width, height, tiles: [{kind, polygon}]}) over its photo, for the user to confirm.
+async function showGrid(grid, url, file) {
+  if (!grid || !Array.isArray(grid.tiles)) throw new Error(t("bad_table"));
+  let { width, height } = grid;
+  try {
+    const img = await loadImage(url);
+    width = width || img.naturalWidth;
+    height = height || img.naturalHeight;
+  } catch (e) {
+    showError(e.message);
+  }
+  if (calib.url && calib.url !== url && calib.url.startsWith("blob:")) URL.revokeObjectURL(calib.url);
+  Object.assign(calib, { file, url, width: width || 1000, height: height || 750,
+    tiles: grid.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]) })),
+    found: grid.tiles.map((tile) => tile.kind) });
+  $("calib-img").src = url;
+  $("calib-found").hidden = false;
+  setCalibStatus(t("calib_found", calib.tiles.length));
+  drawCalib();
+}
+
+function calibIssues() {
+  const counts = new Map();
+  for (const tile of calib.tiles) counts.set(tile.kind, (counts.get(tile.kind) || 0) + 1);
+  const twice = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
+  const missing = CALIB_REQUIRED.filter((k) => !counts.has(k));
+  return { twice, missing };
+}
+
+function calibMark(tile, index, twice) {
+  const [p0, p1, , p3] = tile.polygon;
+  const w = side(p0, p1), h = side(p0, p3);
+  const [cx, cy] = centre(tile.polygon);
+  const classes = ["calib-mark"];
+  if (tile.kind !== calib.found[index]) classes.push("changed");
+  if (twice.has(tile.kind)) classes.push("twice");
+  const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, tabindex: 0, role: "button",
+    "aria-label": tile.kind });
+  g.append(svgEl("title", {}, tile.kind));
+  g.append(svgEl("polygon", { points: pointsAttr(tile.polygon) }));
+  // the kind it will be learnt as: a small tile over the lower right of the tile, so the photo's face still shows
+  const bw = Math.max(w * 0.45, calib.width / 80), bh = bw * 4 / 3;
+  const x = cx + w / 2 - bw - w * 0.04, y = cy + h / 2 - bh - h * 0.04;
+  if (tile.kind === "back") g.append(svgEl("rect", { class: "kind back", x, y, width: bw, height: bh, rx: bw * 0.12 }));
+  else {
+    g.append(svgEl("rect", { class: "kind", x, y, width: bw, height: bh, rx: bw * 0.12 }));
+    g.append(svgEl("image", { href: `/tiles/${tile.kind}.svg`, x, y, width: bw, height: bh }));
+  }
+  return g;
+}
+
+function drawCalib() {
+  const svg = $("calib-overlay");
+  svg.setAttribute("viewBox", `0 0 ${calib.width} ${calib.height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const { twice, missing } = calibIssues();
+  const twiceSet = new Set(twice);
+  svg.replaceChildren(...calib.tiles.map((tile, i) => calibMark(tile, i, twiceSet)));
+  const issues = [];
+  if (twice.length) issues.push(t("calib_twice", twice.join(" ")));
+  if (missing.length) issues.push(t("calib_missing", missing.join(" ")));
+  $("calib-issues").textContent = issues.join("; ");
+  $("calib-issues").hidden = !issues.length;
+}
+
+function openCalibPicker(index, clientX, clientY) {
+  openPicker(clientX, clientY, calib.tiles[index].kind, ["back"], (code) => {
+    calib.tiles[index].kind = code;
+    drawCalib();
+  });
+}
+
+// The confirmed grid, as POST /api/calibration takes it.
+function calibrationGrid() {
+  return calib.tiles ? calib.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]) })) : null;
+}
+
+async function learnSet() {
+  if (!calib.tiles || !calib.file) { showError(t("calib_photo_first")); return; }
+  const name = $("calib-name").value.trim();
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { showError(t("calib_bad_name")); $("calib-name").focus(); return; }
+  const form = new FormData();
+  form.append("photo", calib.file);
+  form.append("name", name);
+  form.append("grid", JSON.stringify(calibrationGrid()));
+  $("calib-learn").disabled = true;
+  $("calib-progress").hidden = false;
+  $("calib-result").hidden = true;
+  setCalibStatus(t("calib_learning"));
+  try {
+    const r = await api("/api/calibration", { method: "POST", body: form });
+    clearError();
+    $("calib-result").textContent = t("calib_done", r.name, r.faces.length, r.seconds);
+    $("calib-result").hidden = false;
+    await loadProfiles(r.name);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    $("calib-learn").disabled = false;
+    $("calib-progress").hidden = true;
+    setCalibStatus("");
+  }
+}
+
+function wireCalib() {
+  $("calib-photo").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (file) findGrid(file);
+  });
+  $("calib-overlay").addEventListener("click", (e) => {
+    const mark = e.target.closest(".calib-mark");
+    if (mark) openCalibPicker(+mark.dataset.index, e.clientX, e.clientY);
+  });
+  $("calib-overlay").addEventListener("keydown", (e) => {
+    const mark = e.target.closest(".calib-mark");
+    if (!mark || (e.key !== "Enter" && e.key !== " ")) return;
+    e.preventDefault();
+    const box = mark.getBoundingClientRect();
+    openCalibPicker(+mark.dataset.index, box.right, box.bottom);
+  });
+  $("calib-learn").addEventListener("click", learnSet);
+}
+
 // ---------------------------------------------------------------- modes, language, start
 
+const MODES = ["photo", "live", "typed", "calib"];
+
 function setMode(mode, score = true) {
+  const before = state.mode;
   state.mode = mode;
-  $("photo-mode").hidden = mode !== "photo";
-  $("typed-mode").hidden = mode !== "typed";
+  if (mode !== "live") stopLive(); // leaving the live view stops the camera and the socket
+  for (const m of MODES) $(m + "-mode").hidden = m !== mode;
   document.querySelectorAll("[data-mode]").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.mode === mode)));
   document.body.dataset.mode = mode;
+  closePicker();
   drawContextTiles();
   drawReadout();
+  if (mode === "live" && (before !== "live" || !live.on)) { startLive(); return; }
   if (score) rescore();
 }
 
@@ -540,6 +963,10 @@ function redrawAll() {
   if (state.table && state.photo) drawPhoto();
   else drawReadout();
   if (state.adding) setStatus(t("add_hint"));
+  drawCalibOrder();
+  if (calib.tiles) drawCalib();
+  if (live.table) drawLive();
+  updateLiveUi();
 }
 
 async function loadOptions() {
@@ -549,13 +976,23 @@ async function loadOptions() {
   } catch (e) {
     showError(e.message);
   }
+  await loadProfiles();
+}
+
+// The "Tile set" select: the shipped reader, then the calibration profiles saved on the server's machine.
+async function loadProfiles(select = null) {
+  const el = $("profile");
+  let profiles;
   try {
-    const { profiles } = await api("/api/profiles");
-    if (profiles.length) {
-      $("profile").innerHTML += profiles.map((p) => `<option>${esc(p)}</option>`).join("");
-      $("profile-box").hidden = false;
-    }
-  } catch { /* no profiles: the select stays hidden */ }
+    ({ profiles } = await api("/api/profiles"));
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const keep = select ?? el.value;
+  while (el.options.length > 1) el.remove(1);
+  for (const name of profiles) el.add(new Option(name, name));
+  el.value = profiles.includes(keep) ? keep : "";
 }
 
 function wireDrop() {
@@ -580,7 +1017,7 @@ function wire() {
     if (file) { state.file = file; recognize(); }
   });
   $("mirrored").addEventListener("change", recognize);
-  $("profile").addEventListener("change", recognize);
+  $("profile").addEventListener("change", () => { if (state.mode === "photo") recognize(); }); // live: sent with the options
   $("undo").addEventListener("click", undo);
   $("add-mode").addEventListener("click", () => {
     if (!state.tiles) { showError(t("photo_first")); return; }
@@ -595,16 +1032,23 @@ function wire() {
   $("hand-form").addEventListener("submit", (e) => { e.preventDefault(); scoreTyped(); });
   $("hand-form").addEventListener("change", rescoreSoon); // hand, winning tile, discards: scored when left
   wireDrop();
+  wireLive();
+  wireCalib();
 }
 
 // Kept on window for scripts and the browser tests: load a table JSON (as /api/table or /api/recognize give it)
-// over an image URL, and look at the state.
+// over an image URL, look at the state, follow live mode, and load or read the calibration grid.
 window.riichiLens = {
   loadTable: (table, imageUrl) => showPhoto(imageUrl, table),
   state,
+  live,
+  liveStats,
+  loadGrid: (grid, imageUrl) => { setMode("calib", false); return showGrid(grid, imageUrl, null); },
+  calibrationGrid,
 };
 
 window.addEventListener("error", (e) => showError(e.message));
+window.addEventListener("pagehide", stopLive);
 window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));
 
 buildPicker();

@@ -75,13 +75,13 @@ function photoHandHtml(hand) {
   return `<div class="hand-tiles">${tileRow(hand.concealed, "small")}${win}${melds.join("")}</div>`;
 }
 
-function renderReadout(el, r, { notes = [], hand = null, problems = false } = {}) {
+function renderReadout(el, r, { notes = [], hand = null, problems = false, noReadout = "no_readout" } = {}) {
   const out = [photoHandHtml(hand)];
   if (r) {
     out.push(verdictHtml(r), furitenHtml(r.furiten), waitsHtml(r), discardsHtml(r));
     if (r.win) out.push(winHtml(r.win));
   } else if (problems) {
-    out.push(`<p class="error no-readout">${t("no_readout")}</p>`);
+    out.push(`<p class="error no-readout">${t(noReadout)}</p>`);
   }
   const allNotes = [...notes, ...(r ? r.notes : []), ...(r && r.win ? r.win.notes : [])];
   out.push(allNotes.map((n) => `<p class="note"><i>${esc(n)}</i></p>`).join(""));
