@@ -164,6 +164,15 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
     finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
     loading = threading.Lock()
+    # Photos are read two at a time (this is a 2-core laptop's app): more at once only queue inside onnxruntime
+    # and each holds its own buffers; waiting here keeps the memory flat and the latency the same.
+    reading = threading.Semaphore(2)
+
+    def read_one(*args):
+        from vision.pipeline import read_photo
+
+        with reading:
+            return read_photo(*args)
 
     def tile_finder():
         with loading:
@@ -186,11 +195,9 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         role), each seat's hand, melds with their source, pond, the dora indicators, problems found, and the
         rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
         the byte limit, then checked to be an image; the work runs off the event loop."""
-        from vision.pipeline import read_photo
-
         ctx = to_context(ContextIn.model_validate_json(context), ruleset)
         image = await read_upload(photo)
-        return await run_in_threadpool(read_photo, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
+        return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
 
     @app.post("/api/table")
     def table(req: TableRequest) -> dict:
