@@ -135,7 +135,7 @@ async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
                     raise ImageError(f"frame is over {MAX_FRAME_BYTES // 2**20} MiB: send smaller JPEG frames")
                 image = await run_in_threadpool(decode_image, data)
                 out = await run_in_threadpool(reader.read, image)
-            except ImageError as e:
+            except ValueError as e:  # not an image, or a profile that went away: say so, keep the stream open
                 await ws.send_json({"frame": number, "error": str(e)})
                 continue
             read += 1
@@ -165,7 +165,11 @@ async def serve_camera_frames(ws: WebSocket, reader: LiveReader, camera: Camera)
             if frame is None:
                 continue
             t0 = time.perf_counter()
-            out = await run_in_threadpool(reader.read, frame)
+            try:
+                out = await run_in_threadpool(reader.read, frame)
+            except ValueError as e:
+                await ws.send_json({"frame": number, "error": str(e)})
+                continue
             scale = min(1.0, 960 / max(frame.shape[:2]))
             small = cv2.resize(frame, None, fx=scale, fy=scale) if scale < 1 else frame
             jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()

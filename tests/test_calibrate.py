@@ -125,3 +125,11 @@ def test_calibration_lifts_reading_of_an_unusual_set(shared, tmp_path):
     loaded = load_profile("dark-set", reader.sha256, tmp_path)
     after = np.mean([r.kind == t for r, t in zip(reader.read(crops, loaded), truth)])
     assert after >= 0.85 and after >= before + 0.4, (before, after)  # first reader: 13.5 % -> 91.9 %
+
+
+def test_a_damaged_profile_is_refused_with_a_message(tmp_path):
+    from vision.calibrate import load_profile
+
+    (tmp_path / "broken.npz").write_bytes(b"")
+    with pytest.raises(CalibrationError, match="damaged"):
+        load_profile("broken", "sha", tmp_path)

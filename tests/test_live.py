@@ -47,3 +47,11 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
 def test_camera_source_without_a_camera_says_how_to_start_one(client):
     with client.websocket_connect("/api/live?source=camera") as ws:
         assert "--camera" in ws.receive_json()["error"]
+
+
+def test_a_refused_profile_keeps_the_stream_answering(client):
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(json.dumps({"profile": "no-such-set"}))
+        assert "no profile named" in ws.receive_json()["error"]
+        ws.send_bytes(_jpeg())
+        assert ws.receive_json()["frame"] == 1

@@ -179,9 +179,12 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
     if not path.is_file():
         known = ", ".join(list_profiles(folder)) or "none yet"
         raise CalibrationError(f"no profile named {name!r} (profiles: {known}); make one with riichi-lens calibrate")
-    with np.load(path) as z:
-        profile = Profile(name, tuple(str(k) for k in z["kinds"]), z["weights"], z["mean"], z["scale"],
-                          str(z["reader"]))
+    try:
+        with np.load(path) as z:
+            profile = Profile(name, tuple(str(k) for k in z["kinds"]), z["weights"], z["mean"], z["scale"],
+                              str(z["reader"]))
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise CalibrationError(f"profile {name!r} is damaged ({type(e).__name__}): calibrate again") from None
     if profile.reader != reader_sha:
         raise CalibrationError(f"profile {name!r} was made with another tile reader: calibrate again")
     return profile
