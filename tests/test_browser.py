@@ -128,6 +128,16 @@ def test_turning_deleting_and_adding_tiles(page):
     assert waits(page) == ["1z", "5z"]
 
 
+def test_a_5p_turned_by_hand_stays_sideways(page):
+    """5p looks alike a quarter turned, so the server would take its lie from the row: a turn by hand is kept."""
+    load_table(page, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z")
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="4"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="turn"]').click()
+    wait_for(page, lambda d: d.execute_script("return window.riichiLens.state.table.tiles[4].lie") == "sideways")
+    assert page.execute_script("return window.riichiLens.state.table.tiles[4].fixed") is True
+
+
 def test_melds_are_outlined_with_their_source(page):
     load_table(page, "2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z")
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")

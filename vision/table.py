@@ -70,7 +70,8 @@ class Table:
     def to_dict(self) -> dict:
         return {
             "tiles": [{"kind": t.kind, "confidence": t.confidence, "polygon": [list(p) for p in t.polygon],
-                       "lie": t.lie, "seat": s, "role": r} for t, s, r in zip(self.tiles, self.seat_of, self.roles)],
+                       "lie": t.lie, "seat": s, "role": r, "fixed": t.fixed}
+                      for t, s, r in zip(self.tiles, self.seat_of, self.roles)],
             "seats": [s.to_dict() for s in self.seats.values()],
             "dora_indicators": self.dora_indicators,
             "problems": [p.to_dict() for p in self.problems],

@@ -152,7 +152,7 @@ function mirrorPolygon(polygon) {
 }
 
 function tilesOf(table) {
-  return table.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]), confidence: tile.confidence }));
+  return table.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]), confidence: tile.confidence, fixed: !!tile.fixed }));
 }
 
 function setStatus(text) {
@@ -228,7 +228,7 @@ async function showPhoto(url, table) {
 async function rescoreTable() {
   const seq = ++state.seq.table;
   const body = {
-    tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence })),
+    tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence, fixed: !!tile.fixed })),
     context: contextFromForm(true), ruleset: $("ruleset").value || "tenhou", seat: $("seat").value,
   };
   try {
@@ -264,7 +264,7 @@ function undo() {
 function correctTile(index, action) {
   changeTiles((tiles) => {
     if (action === "delete") tiles.splice(index, 1);
-    else if (action === "turn") { const [p0, p1, p2, p3] = tiles[index].polygon; tiles[index].polygon = [p3, p0, p1, p2]; }
+    else if (action === "turn") { const [p0, p1, p2, p3] = tiles[index].polygon; tiles[index].polygon = [p3, p0, p1, p2]; tiles[index].fixed = true; }
     else tiles[index] = { ...tiles[index], kind: action === "back" ? "back" : action, confidence: 1 };
   });
 }
