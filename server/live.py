@@ -52,17 +52,14 @@ class LiveReader:
     def read(self, image) -> dict:
         import cv2
 
-        from vision.table import read_table, score_table
+        from vision.pipeline import table_json
+        from vision.table import read_table
 
         h, w = image.shape[:2]
         if self.mirrored:
             image = cv2.flip(image, 1)
         stable = self.tracker.update(self.finder.find(image, profile=self.profile), time.monotonic())
-        out = score_table(read_table(stable), self.ctx, self.seat)
-        if self.mirrored:
-            for t in out["tiles"]:
-                t["polygon"] = [[round(w - x, 1), y] for x, y in t["polygon"]]
-        return {"width": w, "height": h, "mirrored": self.mirrored, **out}
+        return table_json(read_table(stable), self.ctx, self.seat, w, h, self.mirrored)
 
 
 class Camera:

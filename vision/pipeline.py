@@ -20,8 +20,13 @@ def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrore
     h, w = image.shape[:2]
     if mirrored:
         image = cv2.flip(image, 1)
-    out = score_table(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat)
+    return table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored)
+
+
+def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool) -> dict:
+    """The scored table with the photo's size; a mirrored photo's polygons mapped back onto it as given."""
+    out = score_table(table, ctx, seat)
     if mirrored:
         for t in out["tiles"]:
-            t["polygon"] = [[round(w - x, 1), y] for x, y in t["polygon"]]
-    return {"width": w, "height": h, "mirrored": mirrored, **out}
+            t["polygon"] = [[round(width - x, 1), y] for x, y in t["polygon"]]
+    return {"width": width, "height": height, "mirrored": mirrored, **out}
