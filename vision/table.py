@@ -113,7 +113,8 @@ def read_table(tiles: list[Tile]) -> Table:
             return float(np.mean([tiles[i].center for i in line.tiles], axis=0) @ up)
 
         seat_lines.sort(key=depth)
-        hand = seat_lines[0] if seat_lines and _could_be_hand(tiles, seat_lines[0]) else None
+        # the hand: the outermost line that can be one (a stray tile nearer its owner does not hide it)
+        hand = next((l for l in seat_lines if _could_be_hand(tiles, l)), None)
         pond_rows = []
         for line in seat_lines:
             members = line.tiles + list(line.stacked)
