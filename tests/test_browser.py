@@ -193,13 +193,15 @@ def test_typed_hand_still_scores_a_win(page):
     hand.send_keys("123m456p789s11z 555z")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "win")
-    points = page.find_element(By.CSS_SELECTOR, "#readout .total .points").text
+    # the readout is redrawn as answers come in: read it inside wait_for, which retries a replaced element
+    points = wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .total .points").text)
     assert int("".join(c for c in points if c.isdigit())) > 0
-    assert page.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")
+    assert wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr"))
     # a context change scores again at once: ron from the left instead of tsumo
     page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
-    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .payments").text.startswith("left pays"))
-    assert "right pays" not in page.find_element(By.CSS_SELECTOR, "#readout .payments").text
+    payments = wait_for(page, lambda d: (t := d.find_element(By.CSS_SELECTOR, "#readout .payments").text)
+                        .startswith("left pays") and t)
+    assert "right pays" not in payments
     assert banner(page) == ""
     screenshot(page, "typed")
 
