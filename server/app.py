@@ -137,10 +137,21 @@ def tile_art(name: str, theme: str = "light") -> Path | None:
     return path if path.is_file() else None
 
 
+def keep_uploads_in_memory() -> None:
+    """Starlette spools an uploaded file of over 1 MiB to a temporary file on disk; photos must never touch the
+    disk, so the spool holds up to the byte limit (a larger upload is refused with 413 before it is used)."""
+    from starlette.formparsers import MultiPartParser
+
+    from vision.image import MAX_BYTES
+
+    MultiPartParser.spool_max_size = MAX_BYTES + 1
+
+
 def create_app(access_code: str | None = None, camera: int | None = None) -> FastAPI:
     """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
     see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables."""
     app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
+    keep_uploads_in_memory()
 
     @app.exception_handler(HandError)
     async def hand_error(_: Request, exc: HandError) -> JSONResponse:

@@ -127,3 +127,16 @@ def test_tile_faces_are_served_and_names_are_checked(client):
     assert client.get("/tiles/5z.svg?theme=dark").status_code == 200
     assert client.get("/tiles/..%2Fx.svg").status_code == 404
     assert client.get("/tiles/9z.svg").status_code == 404
+
+
+def test_an_uploaded_photo_is_never_spooled_to_disk(client, monkeypatch):
+    """A 3 MiB upload stays in memory: no temporary file is created while it is read."""
+    import tempfile
+
+    made = []
+    import io
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", lambda *a, **k: made.append(1) or io.BytesIO())  # a spool's disk file
+    big = _png(320, 240) + b"\x00" * (3 * 2**20)  # a PNG followed by padding: over Starlette's 1 MiB spool
+    r = client.post("/api/recognize", files={"photo": ("big.png", big, "image/png")})
+    assert made == [] and r.status_code in (200, 422)
