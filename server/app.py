@@ -10,7 +10,7 @@ from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSock
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
@@ -275,7 +275,6 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     ) -> dict:
         """Learn the user's set from the grid photo and its confirmed tiles; the profile is saved and can be
         used at once (``profile`` on /api/recognize), no restart."""
-        import json
         import time
 
         import numpy as np
@@ -283,9 +282,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         from vision.calibrate import calibrate
 
         image = await read_upload(photo)
-        tiles = [(t["kind"], np.array(t["polygon"], dtype=np.float64)) for t in json.loads(grid)]
-        if any(c.shape != (4, 2) for _, c in tiles):
-            return JSONResponse(status_code=422, content={"error": "each grid tile needs a polygon of 4 [x, y] corners"})
+        confirmed = TypeAdapter(list[TileIn]).validate_json(grid)  # as /api/table checks tiles: kind, 4 corners
+        tiles = [(t.kind, np.array(t.polygon, dtype=np.float64)) for t in confirmed]
         t0 = time.perf_counter()
         profile = await run_in_threadpool(calibrate, [(image, tiles)], name, tile_finder().reader)
         profile.save()

@@ -97,24 +97,14 @@ async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
     """Frames from the page: the newest one is read whenever the worker is free; the rest are dropped."""
     from vision.image import ImageError, decode_image
 
-    newest: dict = {}
+    newest: dict = {"number": 0}
     arrived = asyncio.Event()
-    received = 0
 
-    async def receive() -> None:
-        nonlocal received
-        while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(msg.get("code", 1000))
-            if msg.get("bytes") is not None:
-                received += 1
-                newest["frame"], newest["number"] = msg["bytes"], received
-                arrived.set()
-            elif msg.get("text"):
-                await apply_options(ws, reader, msg["text"])
+    def keep_newest(frame: bytes) -> None:
+        newest["frame"], newest["number"] = frame, newest["number"] + 1
+        arrived.set()
 
-    receiver = asyncio.create_task(receive())
+    receiver = asyncio.create_task(listen(ws, reader, keep_newest))
     read = 0
     try:
         while True:
@@ -146,15 +136,7 @@ async def serve_camera_frames(ws: WebSocket, reader: LiveReader, camera: Camera)
     """The server's camera: each newest frame is read and sent with a small JPEG of it to draw."""
     import cv2
 
-    async def options() -> None:
-        while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
-                raise WebSocketDisconnect(msg.get("code", 1000))
-            if msg.get("text"):
-                await apply_options(ws, reader, msg["text"])
-
-    listener = asyncio.create_task(options())
+    listener = asyncio.create_task(listen(ws, reader))
     number = 0
     try:
         while not listener.done():
@@ -175,6 +157,19 @@ async def serve_camera_frames(ws: WebSocket, reader: LiveReader, camera: Camera)
         listener.result()
     finally:
         listener.cancel()
+
+
+async def listen(ws: WebSocket, reader: LiveReader, on_frame=None) -> None:
+    """The socket's messages until it closes: options (JSON text) applied as they come, binary frames handed to
+    ``on_frame`` (ignored when the frames come from the server's camera)."""
+    while True:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(msg.get("code", 1000))
+        if msg.get("bytes") is not None and on_frame is not None:
+            on_frame(msg["bytes"])
+        elif msg.get("text"):
+            await apply_options(ws, reader, msg["text"])
 
 
 async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:

@@ -58,7 +58,6 @@ def test_profile_names_are_checked_and_profiles_listed(tmp_path):
 
 
 def test_calibration_endpoints_refuse_unusable_photos(tmp_path, monkeypatch):
-    import cv2
     from fastapi.testclient import TestClient
 
     from server.app import create_app
@@ -66,7 +65,7 @@ def test_calibration_endpoints_refuse_unusable_photos(tmp_path, monkeypatch):
     monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
     client = TestClient(create_app())
     assert client.get("/api/profiles").json() == {"profiles": []}
-    blank = cv2.imencode(".png", np.full((240, 320, 3), 200, np.uint8))[1].tobytes()
+    blank = _blank_png()
     r = client.post("/api/calibration/grid", files={"photo": ("grid.png", blank, "image/png")})
     assert r.status_code == 422 and "no tiles found" in r.json()["error"]
     r = client.post("/api/calibration/grid", files={"photo": ("grid.jpg", b"text", "image/jpeg")})
@@ -90,7 +89,6 @@ def test_calibration_lifts_reading_of_an_unusual_set(shared, tmp_path):
     """Light glyphs on a dark face, a style the generator never makes: one grid photo teaches it."""
     import dataclasses
 
-    import cv2
 
     from datasets.tiles import face_sprite, sample_style
     from vision.calibrate import calibrate, load_profile
@@ -133,3 +131,23 @@ def test_a_damaged_profile_is_refused_with_a_message(tmp_path):
     (tmp_path / "broken.npz").write_bytes(b"")
     with pytest.raises(CalibrationError, match="damaged"):
         load_profile("broken", "sha", tmp_path)
+
+
+@pytest.mark.parametrize("grid", ['[{"kind": "1z"}]', '[{"kind": "9x", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}]',
+                                  "not json"])
+def test_a_malformed_confirmed_grid_is_a_422(grid, tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    photo = _blank_png()
+    r = TestClient(create_app()).post("/api/calibration", files={"photo": ("g.png", photo, "image/png")},
+                                      data={"name": "club", "grid": grid})
+    assert r.status_code == 422 and "error" in r.json()
+
+
+def _blank_png() -> bytes:
+    import cv2
+
+    return cv2.imencode(".png", np.full((240, 320, 3), 200, np.uint8))[1].tobytes()

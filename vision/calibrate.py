@@ -21,7 +21,6 @@ reader it was made with (a profile from another reader is refused: calibrate aga
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import time
@@ -105,6 +104,7 @@ def grid_tiles(image: np.ndarray, detector) -> list[tuple[str, np.ndarray]]:
 def _augmented_crops(image: np.ndarray, corners: np.ndarray, n: int, rng: np.random.Generator) -> list[np.ndarray]:
     """n crops of one tile as the run time might cut them: corners jittered like a detector's box, turned a
     quarter or half round, lit, blurred, noisy and JPEG-compressed differently."""
+    from .reader import quarter_turned
     from .tiles import straighten
 
     size = np.linalg.norm(corners[0] - corners[3])
@@ -119,11 +119,7 @@ def _augmented_crops(image: np.ndarray, corners: np.ndarray, n: int, rng: np.ran
         crop = np.clip(crop + rng.normal(0, rng.uniform(0, 8), crop.shape), 0, 255).astype(np.uint8)
         if rng.random() < 0.5:
             crop = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])[1], 1)
-        turns = int(rng.integers(4))
-        if turns:  # as the run time sees a tile lying turned: its crop squeezed back into portrait
-            h, w = crop.shape[:2]
-            crop = cv2.resize(np.ascontiguousarray(np.rot90(crop, -turns)), (w, h), interpolation=cv2.INTER_AREA)
-        out.append(crop)
+        out.append(quarter_turned(crop, int(rng.integers(4))))  # as the run time sees a tile lying turned
     return out
 
 
@@ -188,10 +184,6 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
     if profile.reader != reader_sha:
         raise CalibrationError(f"profile {name!r} was made with another tile reader: calibrate again")
     return profile
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def check_grid(grid: list[tuple[str, np.ndarray]]) -> None:

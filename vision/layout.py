@@ -12,6 +12,7 @@ Everything here is geometry over plain values, so it is tested with hand-made ti
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,6 +82,11 @@ class Line:
     def right(self) -> np.ndarray:
         return right_of(self.up)
 
+    @property
+    def members(self) -> list[int]:
+        """Every tile of the line, a kakan's stacked tiles included."""
+        return self.tiles + list(self.stacked)
+
 
 def _row_direction(tile: Tile) -> np.ndarray:
     """The direction a row of such tiles runs, as a unit vector: along the glyph's top edge (seen aslant, a
@@ -139,7 +145,8 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
     # continues: it is alone in its first-pass group, or one of two (the stack), and all face up
     first = [find(i) for i in range(len(tiles))]
-    across = [first.count(first[i]) <= 2 and tiles[i].kind != "back" for i in range(len(tiles))]
+    group_size = Counter(first)
+    across = [group_size[first[i]] <= 2 and tiles[i].kind != "back" for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in range(len(tiles)):
             if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.75:
@@ -229,7 +236,7 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
         for a in range(len(segs)):
             for b in range(a + 1, len(segs)):
                 if _continues(tiles, segs[a], segs[b], max_gap_tiles):
-                    members = segs[a].tiles + list(segs[a].stacked) + segs[b].tiles + list(segs[b].stacked)
+                    members = segs[a].members + segs[b].members
                     segs[a] = build_line(tiles, members)
                     del segs[b]
                     merged = True

@@ -25,6 +25,15 @@ def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> 
     return np.ascontiguousarray(img.transpose(2, 0, 1), dtype=np.float32) / 255.0
 
 
+def quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
+    """An (H, W, C) crop turned ``turns`` quarter turns clockwise and squeezed back to (H, W): what the run time
+    cuts from a tile whose box is wider than tall. Training and calibration show the reader such crops."""
+    if turns % 4 == 0:
+        return image
+    h, w = image.shape[:2]
+    return cv2.resize(np.ascontiguousarray(np.rot90(image, -turns)), (w, h), interpolation=cv2.INTER_AREA)
+
+
 @dataclass(frozen=True)
 class Reading:
     kind: str  # rules notation: 1m..7z, 0m/0p/0s red fives, back

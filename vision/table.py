@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .layout import Line, MeldReading, Tile, build_line, is_sideways, lines, read_line
+from .layout import Line, MeldReading, Tile, is_sideways, lines, read_line
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -88,7 +88,9 @@ def _upright_faces(tiles: list[Tile], line: Line) -> int:
 
 
 def read_table(tiles: list[Tile]) -> Table:
-    """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found."""
+    """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
+    caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row)."""
+    tiles = list(tiles)
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
     problems: list[Problem] = []
@@ -117,7 +119,7 @@ def read_table(tiles: list[Tile]) -> Table:
         hand = next((l for l in seat_lines if _could_be_hand(tiles, l)), None)
         pond_rows = []
         for line in seat_lines:
-            members = line.tiles + list(line.stacked)
+            members = line.members
             for i in members:
                 seat_of[i] = name
             backs = [i for i in members if tiles[i].kind == "back"]
@@ -132,7 +134,7 @@ def read_table(tiles: list[Tile]) -> Table:
             else:
                 pond_rows.append(line)
         for line in sorted(pond_rows, key=depth, reverse=True):
-            for i in line.tiles + list(line.stacked):
+            for i in line.members:
                 roles[i] = "pond"
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
     problems += _too_many_copies(tiles)
@@ -143,7 +145,7 @@ def _could_be_hand(tiles: list[Tile], line: Line) -> bool:
     """Long enough, and not a wall: a line mostly face down with face-up tiles in it is a wall with its dora
     indicators, unless a face-up tile lies sideways (a meld beside a hand standing with its back to the camera);
     a line all face down is a hand only up to 14 tiles."""
-    members = line.tiles + list(line.stacked)
+    members = line.members
     backs = sum(tiles[i].kind == "back" for i in members)
     if len(members) < MIN_HAND_TILES:
         return False
@@ -154,10 +156,6 @@ def _could_be_hand(tiles: list[Tile], line: Line) -> bool:
 def _width(tiles: list[Tile], line: Line) -> float:
     """The median width of a line's tiles along it, in pixels: larger for a line nearer the camera."""
     return float(np.median([2 * tiles[i].extent_along(line.right) for i in line.tiles]))
-
-
-def _size(line: Line) -> int:
-    return len(line.tiles) + len(line.stacked)
 
 
 def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], problems: list[Problem]) -> None:

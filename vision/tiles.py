@@ -79,18 +79,18 @@ class TileFinder:
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4)))
         return tiles
 
-
     def profile(self, name: str | None):
-        """The calibration profile of that name, loaded once (None: the shipped reader alone)."""
+        """The calibration profile of that name (None: the shipped reader alone), loaded again when its file
+        changes, so a new calibration is used without a restart."""
         from .calibrate import load_profile, profile_path
 
         if name is None:
             return None
         path = profile_path(name)
-        key = (name, path.stat().st_mtime_ns if path.is_file() else None)  # a new calibration is picked up
-        if key not in self._profiles:
-            self._profiles[key] = load_profile(name, self.reader.sha256)
-        return self._profiles[key]
+        stamp = path.stat().st_mtime_ns if path.is_file() else None
+        if self._profiles.get(name, (None,))[0] != stamp or stamp is None:
+            self._profiles[name] = (stamp, load_profile(name, self.reader.sha256))
+        return self._profiles[name][1]
 
 
 def tiles_json(tiles: list[Tile]) -> dict:

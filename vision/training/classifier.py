@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
-from vision.reader import INPUT_H, INPUT_W, preprocess
+from vision.reader import INPUT_H, INPUT_W, preprocess, quarter_turned
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
@@ -83,10 +83,8 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def turn_batch(batch: np.ndarray, turns: np.ndarray) -> np.ndarray:
     """Each crop (3, H, W) turned ``turns`` quarter turns clockwise and squeezed back to (H, W)."""
     out = batch.copy()
-    h, w = batch.shape[2:]
     for k in np.flatnonzero(turns):
-        img = np.rot90(batch[k].transpose(1, 2, 0), -int(turns[k]))
-        out[k] = cv2.resize(np.ascontiguousarray(img), (w, h), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)
+        out[k] = quarter_turned(batch[k].transpose(1, 2, 0), int(turns[k])).transpose(2, 0, 1)
     return out
 
 

@@ -15,27 +15,20 @@ import random
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 
-def reader_batches(images: list[Path]):
-    from vision.reader import preprocess
+def calibration_feeds(model: Path, images: list[Path], detector: bool) -> list[dict]:
+    """The model's inputs for each image, made as the run time makes them."""
     import onnxruntime as ort
 
-    def make(model: Path):
-        h, w = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[2:]
-        return [{"crops": preprocess(cv2.imread(str(p)), (int(h), int(w)))[None]} for p in images]
-    return make
-
-
-def detector_batches(images: list[Path]):
     from vision.detector import letterbox
-    import onnxruntime as ort
+    from vision.reader import preprocess
 
-    def make(model: Path):
-        name = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"]).get_inputs()[0].name
-        return [{name: letterbox(cv2.imread(str(p)), 640)[0]} for p in images]
-    return make
+    inp = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"]).get_inputs()[0]
+    if detector:
+        return [{inp.name: letterbox(cv2.imread(str(p)), 640)[0]} for p in images]
+    size = (int(inp.shape[2]), int(inp.shape[3]))
+    return [{inp.name: preprocess(cv2.imread(str(p)), size)[None]} for p in images]
 
 
 def quantize(model: Path, images: list[Path], out: Path, detector: bool = False) -> None:
@@ -52,7 +45,7 @@ def _quantize(model: Path, images: list[Path], out: Path, detector: bool) -> Non
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    feeds = (detector_batches if detector else reader_batches)(images)(model)
+    feeds = calibration_feeds(model, images, detector)
 
     class Feeds(CalibrationDataReader):
         def __init__(self):
