@@ -9,6 +9,7 @@ and prints both with the calibration time on this CPU. The profile goes to a tem
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import platform
 import sys
@@ -47,12 +48,17 @@ def main() -> None:
     n = sum(len(r) for r in GRID) * len(others)
     print(f"| reader | {len(crops)} real crops | {len(others)} other whole-set photos ({n} tiles) found and read |")
     print("|---|---|---|")
+    confusions = {}
     for name, prof in (("shipped reader", None), ("with the profile", "bench")):
         p = finder.profile(prof)
-        right = sum(r.kind == truth for r, (_, truth) in zip(finder.reader.read(images, p), crops))
+        read = [r.kind for r in finder.reader.read(images, p)]
+        right = sum(k == truth for k, (_, truth) in zip(read, crops))
+        confusions[name] = collections.Counter((t, k) for k, (_, t) in zip(read, crops) if k != t)
         correct = sum(score(rows_of([(t.kind, *t.center) for t in finder.find(cv2.imread(str(f)), profile=prof)]))
                       ["correct"] for f in others)
         print(f"| {name} | {right}/{len(crops)} = {right / len(crops):.1%} | {correct}/{n} = {correct / n:.1%} |")
+    for name, c in confusions.items():
+        print(f"crops misread, {name} (truth -> read): " + ", ".join(f"{a}->{b} x{k}" for (a, b), k in c.most_common()))
 
 
 if __name__ == "__main__":

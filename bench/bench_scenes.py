@@ -38,7 +38,8 @@ def main() -> None:
                            str(args.shared), "--workers", str(os.cpu_count() or 1)])
         r = evaluate(TileFinder(), data)
     t = r["totals"]
-    print(f"command: python bench/bench_scenes.py --n {args.n} --seed {args.seed}   ({t['scenes']} scenes, "
+    source = f"--data {args.data}" if args.data else f"--n {args.n} --seed {args.seed}"
+    print(f"command: python bench/bench_scenes.py {source}   ({t['scenes']} scenes, "
           f"{t['labelled']} labelled tiles, {os.cpu_count()} cores)")
     print(f"found: {t['found']}/{t['labelled']} = {t['found'] / max(1, t['labelled']):.2%}")
     print(f"read correctly, of those found: {t['read']}/{t['found']} = {t['read'] / max(1, t['found']):.2%}")

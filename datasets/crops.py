@@ -4,7 +4,7 @@
 
 Each scene is a short row of random tiles (standing or lying, all classes equally likely) photographed roughly
 upright; every upright, unoccluded tile is cropped to its face box (or, one time in three, its whole-body box, as
-a detector would give) with detector-like jitter of each side. Scene i is seeded from (seed, i, 2), so output
+a detector would give) with each side jittered, from a cut inside the face (as a hand-cut crop) to a loose box. Scene i is seeded from (seed, i, 2), so output
 does not depend on the worker count; existing files are kept.
 """
 from __future__ import annotations
@@ -60,7 +60,7 @@ def jittered_box(box, rng) -> tuple[int, int, int, int]:
     """A detector's box around the truth: each side moved by a few percent of the tile's size."""
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
-    j = rng.normal(0.0, 0.04, 4) + rng.uniform(-0.01, 0.05)  # slightly loose on average
+    j = rng.normal(0.0, 0.04, 4) + rng.uniform(-0.06, 0.05)  # from inside the face (hand-cut crops) to loose
     return (int(round(x0 - j[0] * bw)), int(round(y0 - j[1] * bh)), int(round(x1 + j[2] * bw)),
             int(round(y1 + j[3] * bh)))
 

@@ -201,6 +201,16 @@ def _pin(layers: np.ndarray, c: tuple[float, float], r: float, role: int, st: di
                      255, max(1, int(r * st["petal_w"])), cv2.LINE_AA, s)
     inner = r * st["inner"]
     cv2.circle(L, (cx, cy), int(inner * (1 << s)), 255, max(1, int(ring * 0.7)), cv2.LINE_AA, s)
+    holes = None
+    if st.get("holes") and r > 8:  # the "gear" of many Japanese sets: an inked band pierced by a ring of holes
+        band_r, band_w = r * (inner / r + 0.78) / 2, r * (0.78 - inner / r)
+        cv2.circle(L, (cx, cy), int(band_r * (1 << s)), 255, max(1, int(band_w)), cv2.LINE_AA, s)
+        holes = np.zeros_like(L)
+        for k in range(st["holes"]):
+            a = 2 * np.pi * k / st["holes"]
+            p = (int((c[0] + band_r * np.cos(a)) * (1 << s)), int((c[1] + band_r * np.sin(a)) * (1 << s)))
+            cv2.circle(holes, p, int(max(1.0, band_w * 0.3) * (1 << s)), 255, -1, cv2.LINE_AA, s)
+        L = np.minimum(L, 255 - holes)
     np.maximum(layers[role], L / 255.0, out=layers[role])
     C = np.zeros_like(L)
     cv2.circle(C, (cx, cy), int(max(1.0, inner * st["centre"]) * (1 << s)), 255, -1, cv2.LINE_AA, s)
@@ -221,8 +231,11 @@ def pin_glyph(n: int, rng: np.random.Generator, st: dict) -> np.ndarray:
         _pin(out, c, r * 0.38, R_RED, dict(st, dots=0, inner=0.5, centre=0.5, red_centre=True))
         return out
     centres, rf, roles = PIN_LAYOUTS[n]
-    for (fx, fy), role in zip(centres, roles):
-        _pin(out, (mx + fx * W, my + fy * H), rf * W * st["size"], role, st)
+    pts = [(mx + fx * W, my + fy * H) for fx, fy in centres]
+    gap = min(np.hypot(a[0] - b[0], a[1] - b[1]) for i, a in enumerate(pts) for b in pts[i + 1:])
+    r = min(rf * W * st["size"], 0.46 * gap)  # big circles come close (as in many real sets), never touch
+    for c, role in zip(pts, roles):
+        _pin(out, c, r, role, st)
     return out
 
 
@@ -286,11 +299,13 @@ def sou_glyph(n: int, rng: np.random.Generator, st: dict) -> np.ndarray:
 
 
 def sample_pin_style(rng: np.random.Generator) -> dict:
+    """Ring, dots, petals or a pierced band, and circle size up to touching (the real set's big gear pins)."""
     petals = int(rng.choice([0, 0, 6, 8, 8, 10]))
-    return dict(ring=rng.uniform(0.12, 0.3), dots=0 if petals else int(rng.choice([0, 0, 8, 10, 12])),
-                petals=petals, petal_w=rng.uniform(0.1, 0.2), inner=rng.uniform(0.3, 0.5),
-                centre=rng.uniform(0.25, 0.6), red_centre=bool(rng.random() < 0.3), size=rng.uniform(0.9, 1.08),
-                margin=(rng.uniform(0.1, 0.16) * FACE_W, rng.uniform(0.08, 0.12) * FACE_H))
+    holes = 0 if petals or rng.random() < 0.6 else int(rng.choice([8, 10, 12]))
+    return dict(ring=rng.uniform(0.12, 0.4), dots=0 if petals or holes else int(rng.choice([0, 0, 8, 10, 12])),
+                petals=petals, holes=holes, petal_w=rng.uniform(0.1, 0.2), inner=rng.uniform(0.25, 0.5),
+                centre=rng.uniform(0.25, 0.6), red_centre=bool(rng.random() < 0.3), size=rng.uniform(0.9, 1.25),
+                margin=(rng.uniform(0.08, 0.16) * FACE_W, rng.uniform(0.06, 0.12) * FACE_H))
 
 
 def sample_sou_style(rng: np.random.Generator) -> dict:

@@ -1,7 +1,7 @@
 """Train the tile reader: a small CNN that reads one upright-ish tile crop (training stack only: torch).
 
-Input: a crop folder ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.crops``). Each crop is also shown
-turned by a random number of quarter turns, squeezed back into the portrait input as the run time does with a
+Input: one or more crop folders ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.crops``). Half the time a crop is
+shown turned by one to three quarter turns (``TURN_P``), squeezed back into the portrait input as the run time does with a
 tile whose box is wider than tall (a tile lying upright seen at a low angle, or one lying sideways), so the
 network learns two things: the kind (38 classes: 34 kinds, 3 red fives, a face-down tile) and how many quarter
 turns clockwise the glyph is from the crop's up (half-turns are not counted for kinds that look the same both
@@ -24,6 +24,8 @@ from vision.classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 from vision.reader import INPUT_H, INPUT_W, preprocess, quarter_turned
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
+STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading has a spread of about 0.03 in real photos
+TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mostly upright, as most crops are
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 
 
@@ -44,6 +46,10 @@ def load_split(root: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarra
     return np.stack(images), np.array(labels, dtype=np.int64)
 
 
+def _concat(splits: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    return np.concatenate([x for x, _ in splits]), np.concatenate([y for _, y in splits])
+
+
 def build_model(n_classes: int = len(CLASSES)):
     import torch.nn as nn
 
@@ -61,18 +67,22 @@ def build_model(n_classes: int = len(CLASSES)):
             self.turn = nn.Linear(160, 4)
 
         def forward(self, x):
-            # standardise each crop's contrast, so light and exposure matter less than the glyph
+            # standardise each crop's contrast, so light and exposure matter less than the glyph; the floor keeps
+            # a blank face (haku) blank instead of blowing its faint shading up to full contrast
             mean = x.mean(dim=(1, 2, 3), keepdim=True)
             std = x.std(dim=(1, 2, 3), keepdim=True)
-            f = self.features((x - mean) / (std + 1e-3))
+            f = self.features((x - mean) / (std + STD_FLOOR))
             return self.kind(f), self.turn(f)
 
     return TileReader()
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Photometric jitter on preprocessed float crops (N, 3, H, W): light, contrast, colour cast, noise."""
+    """Photometric jitter on preprocessed float crops (N, 3, H, W): saturation (faded or vivid inks; hues are
+    kept, as they tell a red five), light, contrast, colour cast, noise."""
     n = batch.shape[0]
+    grey = batch.mean(axis=1, keepdims=True)
+    batch = grey + (batch - grey) * rng.uniform(0.4, 1.3, (n, 1, 1, 1)).astype(np.float32)
     gain = rng.uniform(0.6, 1.4, (n, 1, 1, 1)).astype(np.float32)
     cast = rng.uniform(0.85, 1.15, (n, 3, 1, 1)).astype(np.float32)
     bias = rng.uniform(-0.2, 0.2, (n, 1, 1, 1)).astype(np.float32)
@@ -99,15 +109,16 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
     return mask
 
 
-def train(data: Path, out: Path, epochs: int, batch: int, seed: int, size: tuple[int, int] = (INPUT_H, INPUT_W),
+def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int, size: tuple[int, int] = (INPUT_H, INPUT_W),
           log=print) -> dict:
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x_train, y_train = load_split(data / "train", size)
-    x_val, y_val = load_split(data / "val", size)
+    folders = [data] if isinstance(data, Path) else list(data)
+    x_train, y_train = _concat([load_split(d / "train", size) for d in folders])
+    x_val, y_val = _concat([load_split(d / "val", size) for d in folders])
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops")
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -121,7 +132,7 @@ def train(data: Path, out: Path, epochs: int, batch: int, seed: int, size: tuple
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i:i + batch]
-            turns = rng.integers(0, 4, len(idx))
+            turns = rng.choice(4, len(idx), p=TURN_P)
             xb = turn_batch(augment(x_train[idx], rng), turns)
             xb_t, yb = torch.from_numpy(np.ascontiguousarray(xb)), torch.from_numpy(y_train[idx])
             right = torch.from_numpy(turn_targets(y_train[idx], turns))
@@ -191,7 +202,7 @@ def add_features_output(path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path)
+    ap.add_argument("--data", type=Path, nargs="+", help="crop folders, trained on together")
     ap.add_argument("--add-features", type=Path, metavar="ONNX",
                     help="only add the features output to an exported reader, and stop")
     ap.add_argument("--out", type=Path, default=Path("models/tile_reader.onnx"))
