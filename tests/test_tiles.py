@@ -70,6 +70,23 @@ def test_detector_finds_nothing_on_a_blank_image():
     assert det.detect(np.full((480, 640, 3), 90, np.uint8)) == []
 
 
+def test_tiles_too_small_for_the_first_pass_are_found_by_a_larger_one(shared):
+    """A real whole-set photo shrunk into a corner of a large plain table: 37 tiles about 45 px wide in a
+    2800 px photo, under 7 px at the first pass's size, where the network cannot see them."""
+    from vision.detector import BASE_SIZE
+
+    photo = cv2.imread(str(shared / "data/real-tiles/photos/group_1.jpg"))
+    small = cv2.resize(photo, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
+    table = np.full((2800, 2800, 3), (60, 110, 40), np.uint8)
+    table[100:100 + small.shape[0], 200:200 + small.shape[1]] = small
+    det = TileDetector(MODELS / "tile_detector.onnx")
+    assert len(det.detect_at(table, BASE_SIZE)) < 20
+    found = det.detect(table)
+    assert 35 <= len(found) <= 39
+    assert all(200 <= d.center[0] <= 200 + small.shape[1] and 100 <= d.center[1] <= 100 + small.shape[0]
+               for d in found)
+
+
 @pytest.fixture(scope="module")
 def scene(shared, tmp_path_factory):
     """Generated scenes of a seed the models never saw (training used seed 0)."""
