@@ -82,6 +82,18 @@ def test_each_meld_layout_gives_kind_and_source(meld_spec, kind, source, called,
     assert len(meld.tiles) == (3 if kind in ("chi", "pon") else 4)
 
 
+@pytest.mark.parametrize("meld_spec", ["# 9m 9m #", "9m # # 9m"])
+def test_closed_kan_seen_at_a_grazing_angle_joins_its_row(meld_spec):
+    """A far player's row in a low photo: every tile squashed to a third of its depth, so a face-down tile is
+    wider than deep and its shape alone would say it lies across the row."""
+    tiles = [Tile(t.kind, tuple((x, 400 + (y - 400) / 3) for x, y in t.polygon))
+             for t in lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + meld_spec, 180)]
+    assert all(t.size[0] > t.size[1] for t in tiles)
+    r = read_one(tiles)
+    assert len(r.concealed) == 10 and r.problems == []
+    assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", ["9m"] * 4)]
+
+
 def test_several_melds_touching_each_other():
     tiles = lay_row("2m 3m 4m 6p 6p | 5s 5s> 5s 7m> 8m 9m 1z 1z 1z>", 0, gap_between=0.5)
     r = read_one(tiles)

@@ -143,10 +143,12 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             if _side_by_side(tiles[i], tiles[j], axes[i], max_gap, 0.4):
                 parent[find(i)] = find(j)
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
-    # continues: it is alone in its first-pass group, or one of two (the stack), and all face up
+    # continues: it is alone in its first-pass group, or one of two (the stack). So do a closed kan's two
+    # face-down tiles, whose row direction was only a guess from their shape: seen at a grazing angle, a
+    # face-down tile is wider than deep in the photo and seems to lie across its own row
     first = [find(i) for i in range(len(tiles))]
     group_size = Counter(first)
-    across = [group_size[first[i]] <= 2 and tiles[i].kind != "back" for i in range(len(tiles))]
+    across = [group_size[first[i]] <= 2 for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in range(len(tiles)):
             if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.75:
