@@ -4,8 +4,8 @@
 
 Each scene is a short row of random tiles (standing or lying, all classes equally likely) photographed roughly
 upright; every upright, unoccluded tile is cropped to its face box (or, one time in three, its whole-body box, as
-a detector would give) with each side jittered, from a cut inside the face (as a hand-cut crop) to a loose box. Scene i is seeded from (seed, i, 2), so output
-does not depend on the worker count; existing files are kept.
+a detector would give) with each side jittered, from a cut inside the face (as a hand-cut crop) to a loose box.
+Scene i is seeded from (seed, i, 2), so output does not depend on the worker count; existing files are kept.
 """
 from __future__ import annotations
 

@@ -201,7 +201,6 @@ def _pin(layers: np.ndarray, c: tuple[float, float], r: float, role: int, st: di
                      255, max(1, int(r * st["petal_w"])), cv2.LINE_AA, s)
     inner = r * st["inner"]
     cv2.circle(L, (cx, cy), int(inner * (1 << s)), 255, max(1, int(ring * 0.7)), cv2.LINE_AA, s)
-    holes = None
     if st.get("holes") and r > 8:  # the "gear" of many Japanese sets: an inked band pierced by a ring of holes
         band_r, band_w = r * (inner / r + 0.78) / 2, r * (0.78 - inner / r)
         cv2.circle(L, (cx, cy), int(band_r * (1 << s)), 255, max(1, int(band_w)), cv2.LINE_AA, s)
@@ -299,7 +298,7 @@ def sou_glyph(n: int, rng: np.random.Generator, st: dict) -> np.ndarray:
 
 
 def sample_pin_style(rng: np.random.Generator) -> dict:
-    """Ring, dots, petals or a pierced band, and circle size up to touching (the real set's big gear pins)."""
+    """Ring, dots, petals or a pierced band, and circles up to nearly touching (as in many real sets)."""
     petals = int(rng.choice([0, 0, 6, 8, 8, 10]))
     holes = 0 if petals or rng.random() < 0.6 else int(rng.choice([8, 10, 12]))
     return dict(ring=rng.uniform(0.12, 0.4), dots=0 if petals or holes else int(rng.choice([0, 0, 8, 10, 12])),

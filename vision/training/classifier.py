@@ -1,14 +1,14 @@
 """Train the tile reader: a small CNN that reads one upright-ish tile crop (training stack only: torch).
 
-Input: one or more crop folders ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.crops``). Half the time a crop is
-shown turned by one to three quarter turns (``TURN_P``), squeezed back into the portrait input as the run time does with a
-tile whose box is wider than tall (a tile lying upright seen at a low angle, or one lying sideways), so the
+Input: one or more crop folders ``DIR/{train,val}/{class}/*.jpg`` (``python -m datasets.crops``). Half the
+time a crop is shown turned by one to three quarter turns (``TURN_P``), squeezed back into the portrait input as
+the run time does with a tile whose box is wider than tall (a tile lying upright seen at a low angle, or one lying sideways), so the
 network learns two things: the kind (38 classes: 34 kinds, 3 red fives, a face-down tile) and how many quarter
 turns clockwise the glyph is from the crop's up (half-turns are not counted for kinds that look the same both
 ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with two outputs, ``kind_logits``
 and ``turn_logits`` (4).
 
-    python -m vision.training.classifier --data data/crops --out models/tile_reader.onnx --epochs 12
+    python -m vision.training.classifier --data data/crops-s2 data/crops-s3 --out data/reader.onnx --epochs 14
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from vision.classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 from vision.reader import INPUT_H, INPUT_W, preprocess, quarter_turned
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
-STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading has a spread of about 0.03 in real photos
+STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading spreads 0.03-0.1 in real photos
 TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mostly upright, as most crops are
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 
@@ -109,8 +109,8 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
     return mask
 
 
-def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int, size: tuple[int, int] = (INPUT_H, INPUT_W),
-          log=print) -> dict:
+def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int,
+          size: tuple[int, int] = (INPUT_H, INPUT_W), log=print) -> dict:
     import torch
     import torch.nn.functional as F
 
