@@ -21,7 +21,7 @@ from .models import DETECTOR, READER, model_file
 from .reader import TileReader
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
-MAX_CROP_H = 96  # crops larger than this are warped straight to it: the reader needs 64 px, and smaller warps are faster
+MAX_CROP_H = 96  # larger crops are warped straight to this height: the reader needs 64 px; smaller warps are faster
 
 
 def upright_corners(det: Detection) -> np.ndarray:

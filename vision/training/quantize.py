@@ -21,12 +21,12 @@ def calibration_feeds(model: Path, images: list[Path], detector: bool) -> list[d
     """The model's inputs for each image, made as the run time makes them."""
     import onnxruntime as ort
 
-    from vision.detector import letterbox
+    from vision.detector import BASE_SIZE, letterbox
     from vision.reader import preprocess
 
     inp = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"]).get_inputs()[0]
     if detector:
-        return [{inp.name: letterbox(cv2.imread(str(p)), 640)[0]} for p in images]
+        return [{inp.name: letterbox(cv2.imread(str(p)), BASE_SIZE)[0]} for p in images]
     size = (int(inp.shape[2]), int(inp.shape[3]))
     return [{inp.name: preprocess(cv2.imread(str(p)), size)[None]} for p in images]
 
