@@ -19,8 +19,6 @@ import numpy as np
 
 from .classes import QUARTER_SYMMETRIC, lie_of
 
-SIDEWAYS_COS = 0.7  # |cos| between a tile's up and its line's up below this: the tile lies sideways
-
 
 @dataclass(frozen=True)
 class Tile:
@@ -151,7 +149,9 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     across = [group_size[first[i]] <= 2 for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in range(len(tiles)):
-            if not across[i] or first[i] == first[j] or abs(float(axes[i] @ axes[j])) > 0.75:
+            if not across[i] or first[i] == first[j]:
+                continue
+            if not (_sideways_to(tiles[i], axes[j]) if tiles[i].kind != "back" else abs(float(axes[i] @ axes[j])) <= 0.75):
                 continue
             if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
                 parent[find(i)] = find(j)
@@ -160,10 +160,11 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
 def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
-    """The line's up: the mean glyph direction of its face-up tiles standing square to the line.
+    """The line's up: square to the line, on the side its upright face-up tiles' glyphs point to.
 
-    A line's direction is taken from its longest extent; tiles whose up is across that direction stand
-    upright in the line, the others lie sideways. Face-down tiles carry no glyph and do not vote.
+    A line's direction is taken from its longest extent (a straight row stays straight in any photo); tiles
+    that are not sideways to that direction stand upright in the line. Face-down tiles carry no glyph and do
+    not vote.
     """
     centers = np.array([tiles[i].center for i in members])
     if len(members) >= 2:
@@ -172,39 +173,79 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     else:
         along = right_of(tiles[members[0]].up)
     normal = np.array([along[1], -along[0]])
-    votes = np.zeros(2)
-    for i in members:
-        t = tiles[i]
-        if t.kind == "back":
-            continue
-        c = float(t.up @ normal)
-        if abs(c) > SIDEWAYS_COS:
-            votes += np.sign(c) * normal
-    if not votes.any():
+    votes = sum(float(np.sign(tiles[i].up @ normal)) for i in members
+                if tiles[i].kind != "back" and not _sideways_to(tiles[i], along))
+    if not votes:
         return normal if normal[1] < 0 else -normal  # no face-up tile stands in it: assume it faces the camera
-    return votes / np.linalg.norm(votes)
+    return normal * np.sign(votes)
+
+
+def _sideways_to(tile: Tile, along: np.ndarray) -> bool:
+    """Whether a tile's glyph runs along a row direction rather than across it. Seen aslant, a tile is a
+    sheared parallelogram whose up may be far from square to its row; but of its two edge directions, the one
+    nearer the row's is along the row, and its glyph's up is the other for an upright tile."""
+    c = tile.corners
+    top = (c[1] - c[0]) + (c[2] - c[3])
+    top = top / (np.linalg.norm(top) + 1e-9)
+    return abs(float(tile.up @ along)) > abs(float(top @ along))
 
 
 def is_sideways(tile: Tile, up: np.ndarray) -> bool:
-    return tile.kind != "back" and abs(float(tile.up @ up)) < SIDEWAYS_COS
+    """Whether a face-up tile lies sideways in a line whose glyphs point ``up``."""
+    return tile.kind != "back" and _sideways_to(tile, right_of(up))
+
+
+def _length_along(tile: Tile, along: np.ndarray) -> float:
+    """The length of a tile's edge that runs along a direction: its width in a row for an upright tile, its
+    height for a sideways one. Unlike its extent along the row, it leaves out the shear of a tile seen aslant."""
+    c = tile.corners
+    edges = [((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2]
+    edge = max(edges, key=lambda e: abs(float(e @ along)) / (np.linalg.norm(e) + 1e-9))
+    return float(np.linalg.norm(edge))
 
 
 def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
-    """Tiles whose glyph looks alike a quarter turned (5p, haku...) take their lie from the row: wider along it
-    than the row's upright tiles means lying sideways. Their polygons in ``tiles`` are turned to match."""
+    """Tiles whose glyph looks alike a quarter turned (5p, haku...) take their lie from the row: longer along
+    it than an upright tile would be there means lying sideways. An upright tile's width there is a line fitted
+    to the widths of the row's other upright tiles against their place along it, nearest ones weighing most:
+    perspective makes near tiles wider. Those are first the plainly upright tiles, then also the other
+    quarter-turn-alike ones (the measure ignores their glyph) not found sideways in that first round. Polygons in
+    ``tiles`` are turned to match."""
     right = right_of(up)
+    quarter = [i for i in members if tiles[i].kind in QUARTER_SYMMETRIC and tiles[i].kind != "back"
+               and not tiles[i].fixed]
+    if not quarter:
+        return
     plain = [i for i in members if tiles[i].kind == "back" or
              (tiles[i].kind not in QUARTER_SYMMETRIC and not is_sideways(tiles[i], up))]
-    for i in members:
+    place = {i: float(tiles[i].center @ right) for i in members}
+    length = {i: _length_along(tiles[i], right) for i in members}
+    scale = 3 * float(np.median([length[i] for i in plain or quarter]))
+    sideways: set[int] = set()
+    for first in (True, False):
+        found = set()
+        for i in quarter:
+            ref = [j for j in (plain if first and plain else plain + quarter) if j != i and j not in sideways]
+            if ref and length[i] > 1.18 * _width_at(place[i], [place[j] for j in ref], [length[j] for j in ref],
+                                                    scale):
+                found.add(i)
+        sideways = found
+    for i in quarter:
         t = tiles[i]
-        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or t.fixed or not plain:
-            continue
-        near = sorted(plain, key=lambda j: float(np.linalg.norm(tiles[j].center - t.center)))[:2]  # perspective
-        upright_width = float(np.mean([2 * tiles[j].extent_along(right) for j in near]))
-        want = -right if 2 * t.extent_along(right) > 1.18 * upright_width else up
+        want = -right if i in sideways else up
         turns = [np.roll(t.corners, -k, axis=0) for k in range(4)]
         best = max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ want))
         tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence)
+
+
+def _width_at(x: float, places: list[float], widths: list[float], scale: float) -> float:
+    """A width at place x from widths measured at other places: a line fitted with the nearest weighing most."""
+    p, w = np.array(places), np.array(widths)
+    weight = np.exp(-(((p - x) / scale) ** 2)) + 1e-6
+    if len(p) < 2 or np.ptp(p) < 1e-6:
+        return float(np.average(w, weights=weight))
+    slope, intercept = np.polyfit(p, w, 1, w=np.sqrt(weight))
+    return float(slope * x + intercept)
 
 
 def build_line(tiles: list[Tile], members: list[int], up: np.ndarray | None = None) -> Line:
@@ -219,11 +260,24 @@ def build_line(tiles: list[Tile], members: list[int], up: np.ndarray | None = No
         for b in sideways:
             if a == b or a in stacked or b in stacked or a in stacked.values():
                 continue
-            d = tiles[b].center - tiles[a].center
-            short, long = min(tiles[a].size), max(tiles[a].size)
-            if abs(d @ right) < 0.35 * long and 0.6 * short < d @ up < 1.4 * short:  # b on a, away from the owner
+            along, across = _offset_in_tile_frame(tiles[a], tiles[b].center - tiles[a].center, right)
+            if abs(along) < 0.35 and 0.6 < across < 1.4:  # b on a, about a tile's width away from the owner
                 stacked[b] = a
     return Line([i for i in order if i not in stacked], up, stacked)
+
+
+def _offset_in_tile_frame(tile: Tile, d: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """An image offset in units of a tile's own edges: along the row (its edge nearer ``right``) and across it,
+    positive away from the owner. Seen aslant, "away from the owner" is the tile's sheared side, not the image
+    normal to the row."""
+    c = tile.corners
+    edges = [((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2]
+    edges.sort(key=lambda e: -abs(float(e @ right)) / (np.linalg.norm(e) + 1e-9))
+    along, across = edges
+    if float(across @ np.array([right[1], -right[0]])) < 0:  # make it point away from the owner (up)
+        across = -across
+    a, b = np.linalg.solve(np.column_stack([along, across]), d)
+    return float(a), float(b)
 
 
 def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | None = None) -> list[Line]:
