@@ -44,7 +44,7 @@ def crop_scene(seed: int, index: int, shared: Path):
             t.centre = np.array([t.centre[0], 0, style.d / 2])
     w, h = 960, 540
     dist = rng.uniform(120, 480)
-    pitch = np.radians(rng.uniform(10, 35) if stand else rng.uniform(40, 85))
+    pitch = np.radians(rng.uniform(10, 35) if stand else rng.uniform(25, 85))
     T = np.array([rng.normal(0, 20), 0, style.h / 2 if stand else 0])
     C = T + dist * np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)])
     f = w / 2 / np.tan(np.radians(rng.uniform(45, 70)) / 2)

@@ -265,8 +265,11 @@ def _stick(layers: np.ndarray, p0, p1, w: float, role: int, st: dict) -> None:
     nrm = np.array([-u[1], u[0]])
     P = lambda q: (int(q[0] * (1 << s)), int(q[1] * (1 << s)))  # noqa: E731
     body_w = w * st["stick_w"]
-    cv2.line(L, P(p0 + u * w * 0.3), P(p1 - u * w * 0.3), 255, max(1, int(body_w)), cv2.LINE_AA, s)
     nodes = [0.0, 0.5, 1.0] if st["nodes"] == 3 else [0.0, 0.33, 0.67, 1.0]
+    if st.get("bone"):
+        _bone(layers, p0 + u * w * 0.3, p1 - u * w * 0.3, w * st["bone_w"], nodes[1:-1], role, st)
+        return
+    cv2.line(L, P(p0 + u * w * 0.3), P(p1 - u * w * 0.3), 255, max(1, int(body_w)), cv2.LINE_AA, s)
     for t in nodes:
         q = p0 + d * min(max(t, 0.06), 0.94)
         half = nrm * w * st["node_w"] / 2
@@ -279,6 +282,35 @@ def _stick(layers: np.ndarray, p0, p1, w: float, role: int, st: dict) -> None:
             cv2.line(H, P(qa), P(qb), 255, max(1, int(body_w * 0.3)), cv2.LINE_AA, s)
         layers[role] *= 1 - H / 255.0
         np.maximum(layers[R_LIGHT], H / 255.0, out=layers[R_LIGHT])
+
+
+def _bone(layers: np.ndarray, p0, p1, body_w: float, waist: list[float], role: int, st: dict) -> None:
+    """A bone-shaped stick, as many Japanese sets draw them: a narrow shaft with a knob on each side of both
+    ends and a swelling at each node between, drawn as an outline (light inside) or solid."""
+    s = 4
+    L = np.zeros(layers.shape[1:], np.uint8)
+    d = p1 - p0
+    u = d / max(np.hypot(*d), 1e-6)
+    nrm = np.array([-u[1], u[0]])
+    P = lambda q: (int(q[0] * (1 << s)), int(q[1] * (1 << s)))  # noqa: E731
+    R = lambda r: max(1, int(r * (1 << s)))  # noqa: E731
+    shaft = body_w * st["bone_shaft"]
+    cv2.line(L, P(p0), P(p1), 255, max(1, int(shaft)), cv2.LINE_AA, s)
+    knob = body_w * st["bone_knob"]
+    for end in (p0, p1):
+        for side in (-1, 1):
+            cv2.circle(L, P(end + side * nrm * shaft * 0.45), R(knob / 2), 255, -1, cv2.LINE_AA, s)
+    for t in waist:
+        q = p0 + d * t
+        angle = float(np.degrees(np.arctan2(u[1], u[0])))
+        cv2.ellipse(L, P(q), (R(body_w * 0.3), R(body_w * 0.42)), angle, 0, 360, 255, -1, cv2.LINE_AA, s)
+    mask = L / 255.0
+    if st["hollow"] and shaft >= 3:
+        k = max(1, int(round(body_w * st["bone_line"])))
+        inner = cv2.erode(L, np.ones((2 * k + 1, 2 * k + 1), np.uint8)) / 255.0
+        mask = mask - inner
+        np.maximum(layers[R_LIGHT], inner, out=layers[R_LIGHT])
+    np.maximum(layers[role], mask, out=layers[role])
 
 
 def sou_glyph(n: int, rng: np.random.Generator, st: dict) -> np.ndarray:
@@ -309,5 +341,6 @@ def sample_pin_style(rng: np.random.Generator) -> dict:
 
 def sample_sou_style(rng: np.random.Generator) -> dict:
     return dict(stick_w=rng.uniform(0.35, 0.6), node_w=rng.uniform(0.7, 1.0), nodes=int(rng.choice([3, 4])),
-                hollow=bool(rng.random() < 0.6), size=rng.uniform(0.9, 1.1),
+                hollow=bool(rng.random() < 0.6), size=rng.uniform(0.9, 1.1), bone=bool(rng.random() < 0.3),
+                bone_w=rng.uniform(0.75, 1.05), bone_shaft=rng.uniform(0.45, 0.65), bone_knob=rng.uniform(0.5, 0.7), bone_line=rng.uniform(0.1, 0.2),
                 margin=(rng.uniform(0.12, 0.18) * FACE_W, rng.uniform(0.08, 0.12) * FACE_H))

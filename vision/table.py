@@ -101,15 +101,16 @@ def read_table(tiles: list[Tile]) -> Table:
     centre = np.mean([t.center for t in tiles], axis=0)
     ls = lines(tiles, centre=centre)
     main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
-    ref = _angle(main.up)
     by_seat: dict[str, list[Line]] = {name: [] for name in SEATS}
-    for line in ls:
-        turn = round(((_angle(line.up) - ref) % 360) / 90) % 4  # counter-clockwise quarter turns from self
+    for line, turn in zip(ls, _seat_turns(tiles, ls, main)):
         by_seat[SEATS[turn]].append(line)  # glyphs turned a quarter left face a player on the right, and so on
     for turn, (name, seat_lines) in enumerate(by_seat.items()):
         seat = seats[name]
-        a = math.radians(turn * 90)  # the seat's own up, common to its lines: turn self's up a quarter per seat
+        a = math.radians(turn * 90)  # the seat's own up: its lines' mean, else self's up turned a quarter a seat
         up = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) @ main.up
+        if seat_lines:
+            mean_up = np.sum([l.up * len(l.tiles) for l in seat_lines], axis=0)
+            up = mean_up / np.linalg.norm(mean_up) if np.linalg.norm(mean_up) > 1e-6 else up
 
         def depth(line: Line) -> float:  # how far toward the table's centre from the seat's owner
             return float(np.mean([tiles[i].center for i in line.tiles], axis=0) @ up)
@@ -139,6 +140,66 @@ def read_table(tiles: list[Tile]) -> Table:
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
     problems += _too_many_copies(tiles)
     return Table(tiles, seats, dora, roles, seat_of, problems)
+
+
+def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
+    """Each line's seat, as counter-clockwise quarter turns from the read hand's.
+
+    Seen aslant, the four seats' directions are not a quarter turn apart in the photo (a far seat's rows can
+    look turned by half that), so the seats are not read off each line's angle alone. The lines with three or
+    more upright glyphs, whose facing is sure, are grouped by angle (split at the widest gaps, four groups at
+    most); the groups take seats in their counter-clockwise order, the group of the read hand being self, each
+    as near its quarter turn as that order allows. Other lines join the group nearest their angle, or failing
+    one within 45 degrees, the nearest quarter turn."""
+    rel = [(_angle(l.up) - _angle(main.up)) % 360 for l in ls]
+    sure = [k for k, l in enumerate(ls) if _upright_faces(tiles, l) >= 3 or l is main]
+    groups = _angle_groups([rel[k] for k in sure])
+    group_of = {k: g for k, g in zip(sure, groups["of"])}
+    centres = groups["centres"]
+    own = group_of[next(k for k, l in enumerate(ls) if l is main)]
+    seat_of_group = _order_preserving_seats(centres, own)
+    turns = []
+    for k, a in enumerate(rel):
+        g = group_of.get(k)
+        if g is None:
+            near = min(range(len(centres)), key=lambda g: _circular(a, centres[g]))
+            g = near if _circular(a, centres[near]) <= 45 else None
+        turns.append(seat_of_group[g] if g is not None else round(a / 90) % 4)
+    return turns
+
+
+def _circular(a: float, b: float) -> float:
+    return abs((a - b + 180) % 360 - 180)
+
+
+def _angle_groups(angles: list[float], min_gap: float = 25.0) -> dict:
+    """Angles (degrees) grouped on the circle: cut at the widest gaps of at least ``min_gap``, four at most."""
+    order = sorted(range(len(angles)), key=lambda k: angles[k])
+    a = [angles[k] for k in order]
+    gaps = [((a[(i + 1) % len(a)] - a[i]) % 360 or (360 if len(a) == 1 else 0), i) for i in range(len(a))]
+    cuts = sorted(i for gap, i in sorted(gaps, reverse=True)[:4] if gap >= min_gap)
+    of = [0] * len(angles)
+    centres = []
+    if not cuts:
+        cuts = [len(a) - 1]
+    for g, (start, end) in enumerate(zip(cuts, cuts[1:] + [cuts[0] + len(a)])):
+        members = [order[i % len(a)] for i in range(start + 1, end + 1)]
+        for k in members:
+            of[k] = g
+        vec = np.sum([[math.cos(math.radians(angles[k])), math.sin(math.radians(angles[k]))] for k in members], 0)
+        centres.append(math.degrees(math.atan2(vec[1], vec[0])) % 360)
+    return {"of": of, "centres": centres}
+
+
+def _order_preserving_seats(centres: list[float], own: int) -> dict[int, int]:
+    """Seats (quarter turns) for groups at these angles: the own group is 0, the others keep their
+    counter-clockwise order and each sits as near its quarter turn as that order allows."""
+    from itertools import combinations
+
+    others = sorted((g for g in range(len(centres)) if g != own), key=lambda g: (centres[g] - centres[own]) % 360)
+    best = min(combinations((1, 2, 3), len(others)),
+               key=lambda turns: sum(_circular((centres[g] - centres[own]) % 360, 90 * t) for g, t in zip(others, turns)))
+    return {own: 0, **dict(zip(others, best))}
 
 
 def _could_be_hand(tiles: list[Tile], line: Line) -> bool:

@@ -26,6 +26,7 @@ from vision.reader import INPUT_H, INPUT_W, preprocess, quarter_turned
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
 STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading spreads 0.03-0.1 in real photos
 TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mostly upright, as most crops are
+CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 
 
@@ -51,20 +52,23 @@ def _concat(splits: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np
 
 
 def build_model(n_classes: int = len(CLASSES)):
+    import torch
     import torch.nn as nn
 
-    def block(cin, cout):
-        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                             nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
-                             nn.MaxPool2d(2))
+    def conv(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    def block(cin, cout, convs=2):
+        return nn.Sequential(*conv(cin, cout), *(conv(cout, cout) if convs == 2 else []), nn.MaxPool2d(2))
 
     class TileReader(nn.Module):
         def __init__(self):
             super().__init__()
-            self.features = nn.Sequential(block(3, 24), block(24, 48), block(48, 96), block(96, 160),
+            # one conv at full resolution (the costliest layer of a second one, for little gain), two after
+            self.features = nn.Sequential(block(3, 32, convs=1), block(32, 48), block(48, 96), block(96, 160),
                                           nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-            self.kind = nn.Linear(160, n_classes)
-            self.turn = nn.Linear(160, 4)
+            self.kind = nn.Linear(160 + 6, n_classes)
+            self.turn = nn.Linear(160 + 6, 4)
 
         def forward(self, x):
             # standardise each crop's contrast, so light and exposure matter less than the glyph; the floor keeps
@@ -72,6 +76,11 @@ def build_model(n_classes: int = len(CLASSES)):
             mean = x.mean(dim=(1, 2, 3), keepdim=True)
             std = x.std(dim=(1, 2, 3), keepdim=True)
             f = self.features((x - mean) / (std + STD_FLOOR))
+            # that standardising makes a faint colour cast as strong as a saturated back; the crop's colour at
+            # its real strength goes to the heads beside the features (a white haku vs a coloured back)
+            colour = x.mean(dim=(2, 3))
+            chroma = CHROMA_GAIN * (colour - colour.mean(dim=1, keepdim=True))
+            f = torch.cat([f, chroma, chroma.abs()], dim=1)
             return self.kind(f), self.turn(f)
 
     return TileReader()
