@@ -106,11 +106,11 @@ def read_table(tiles: list[Tile]) -> Table:
         by_seat[SEATS[turn]].append(line)  # glyphs turned a quarter left face a player on the right, and so on
     for turn, (name, seat_lines) in enumerate(by_seat.items()):
         seat = seats[name]
-        a = math.radians(turn * 90)  # the seat's own up: its lines' mean, else self's up turned a quarter a seat
+        a = math.radians(turn * 90)  # the seat's own up: its upright glyphs', else self's turned a quarter a seat
         up = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) @ main.up
-        if seat_lines:
-            mean_up = np.sum([l.up * len(l.tiles) for l in seat_lines], axis=0)
-            up = mean_up / np.linalg.norm(mean_up) if np.linalg.norm(mean_up) > 1e-6 else up
+        sure = [l.up * _upright_faces(tiles, l) for l in seat_lines]
+        if sure and np.linalg.norm(np.sum(sure, axis=0)) > 1e-6:
+            up = np.sum(sure, axis=0) / np.linalg.norm(np.sum(sure, axis=0))
 
         def depth(line: Line) -> float:  # how far toward the table's centre from the seat's owner
             return float(np.mean([tiles[i].center for i in line.tiles], axis=0) @ up)
