@@ -605,11 +605,26 @@ def render(tiles: list[Placed], style: SetStyle, cam: Camera, atlas: dict, base:
             continue
         vis = counts[i + 1] / max(a["in_image"], 1.0)
         a["visible"] = round(float(min(1.0, counts[i + 1] / max(a["area"], 1.0))), 3)
+        a["cap_visible"] = round(_cap_visible(ids, i + 1, np.array(a["polygon"]) - 0.5), 3)
         a["occluded"] = bool(vis < 0.85)
         a["truncated"] = bool(a["in_image"] < 0.97 * a["area"])
-        # label it when enough shows and the face/back is not seen edge-on (the top of a standing tile from above)
-        a["labelled"] = bool(a["visible"] >= 0.4 and a["cap_area"] >= 0.2 * a["area"])
+        # label it when enough shows, its face/back is not seen edge-on (the top of a standing tile from above)
+        # and not hidden (the lower tier of a wall, under the upper one, shows only its side)
+        a["labelled"] = bool(a["visible"] >= 0.4 and a["cap_area"] >= 0.2 * a["area"] and a["cap_visible"] >= 0.4)
     return img, anns
+
+
+def _cap_visible(ids: np.ndarray, tile_id: int, quad: np.ndarray) -> float:
+    """The fraction of a tile's face or back (a quad in pixel-centre coordinates) not hidden by nearer tiles."""
+    H, W = ids.shape
+    x0, y0 = np.clip(np.floor(quad.min(0)).astype(int), 0, [W, H])
+    x1, y1 = np.clip(np.ceil(quad.max(0)).astype(int) + 1, 0, [W, H])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad - [x0, y0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    inside = int(mask.sum())
+    return float((ids[y0:y1, x0:x1][mask > 0] == tile_id).sum() / inside) if inside else 0.0
 
 
 @dataclass

@@ -68,6 +68,19 @@ def test_polygon_starts_at_the_glyph_top(style, roll):
         assert b > 150 and r < 40, (r, g, b)
 
 
+def test_a_wall_tile_under_another_is_not_labelled_though_its_side_shows(style):
+    """A two-tier wall seen from above: the lower tile's back is hidden under the upper one; only its side shows,
+    so there is no back to label (a detector taught to find it there would learn to box tile sides)."""
+    lower = lying("back", 0, 0, 0, style, face_down=True)
+    upper = lying("back", 0, 0, 0, style, face_down=True, z0=style.d)
+    apart = lying("back", 80, 0, 0, style, face_down=True)
+    cam = look_at((0, -400, 150), (0, 0, 0), 0, 700, 640, 480)  # low: the lower tile's side is most of it
+    _, anns = render([lower, upper, apart], style, cam, _test_pattern_atlas({"back"}),
+                     np.full((480, 640, 3), BG, np.uint8), shadow=0)
+    assert anns[0]["visible"] > 0.5  # most of its outline is in view: its side
+    assert [a["labelled"] for a in anns] == [False, True, True]
+
+
 @pytest.mark.parametrize("roll", [0, 30, 90, 200])
 def test_box_hugs_the_drawn_tile(style, roll):
     img, anns = _render(style, _four_tiles(style), roll)
