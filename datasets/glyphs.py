@@ -340,7 +340,9 @@ def sample_pin_style(rng: np.random.Generator) -> dict:
 
 
 def sample_sou_style(rng: np.random.Generator) -> dict:
+    """Sticks solid or hollow with 3 or 4 nodes, or bone-shaped (knobbed ends, a swelling at each node)."""
     return dict(stick_w=rng.uniform(0.35, 0.6), node_w=rng.uniform(0.7, 1.0), nodes=int(rng.choice([3, 4])),
                 hollow=bool(rng.random() < 0.6), size=rng.uniform(0.9, 1.1), bone=bool(rng.random() < 0.3),
-                bone_w=rng.uniform(0.75, 1.05), bone_shaft=rng.uniform(0.45, 0.65), bone_knob=rng.uniform(0.5, 0.7), bone_line=rng.uniform(0.1, 0.2),
+                bone_w=rng.uniform(0.75, 1.05), bone_shaft=rng.uniform(0.45, 0.65), bone_knob=rng.uniform(0.5, 0.7),
+                bone_line=rng.uniform(0.1, 0.2),
                 margin=(rng.uniform(0.12, 0.18) * FACE_W, rng.uniform(0.08, 0.12) * FACE_H))

@@ -136,3 +136,47 @@ def test_two_players_rows_at_right_angles_are_two_lines():
     assert len(ls) == 2
     for line in ls:
         assert len(line.tiles) == 6
+
+
+def _row_seen_from(camera, meld: list[str], called_at: int) -> list[Tile]:
+    """A hand standing on a table (ten tiles) and a meld lying to its right, seen by a camera at a world point:
+    the face polygons as the generator's camera projects them. Tiles 26 x 35 x 20 mm; the called tile lies
+    sideways at ``called_at``, its top to the owner's left."""
+    from types import SimpleNamespace
+
+    from datasets.scenes import look_at
+    from datasets.tiles import lying, standing
+
+    style = SimpleNamespace(w=26.0, h=35.0, d=20.0)
+    cam = look_at(camera, (200, 0, 0), 0, 900, 1280, 960)
+    placed = [standing(k, i * 26.5, 0, 0, style) for i, k in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z".split())]
+    x = 10 * 26.5 + 26
+    for j, k in enumerate(meld):
+        if j == called_at:
+            placed.append(lying(k, x + 17.5, -24.5, 90, style))
+            x += 35.5
+        else:
+            placed.append(lying(k, x + 13, -20, 0, style))
+            x += 26.5
+    face = np.array([[-13, 17.5], [13, 17.5], [13, -17.5], [-13, -17.5]])
+    return [Tile(p.name, tuple(map(tuple, cam.project(p.points(style, face, 1.0))[0]))) for p in placed]
+
+
+@pytest.mark.parametrize("camera", [(-300, -300, 150), (-250, -350, 90), (-400, -150, 100), (600, -250, 90),
+                                    (50, -350, 60)])
+@pytest.mark.parametrize("meld, called_at, kind, source", [
+    (["9p"] * 4, 0, "daiminkan", "left"),
+    (["5z"] * 3, 2, "pon", "right"),
+    (["1p"] * 3, 1, "pon", "across"),
+    (["3m", "4m", "5m"], 0, "chi", "left"),
+])
+def test_melds_of_a_hand_seen_low_and_aslant(camera, meld, called_at, kind, source):
+    """Another player's hand in a phone snapshot: the camera low and to one side, so the lying meld tiles are
+    sheared slivers and perspective shrinks the row away from the camera. The called tile's place still gives
+    the source, also for tiles that look alike a quarter turned (9p, 5z, 1p), whose lie only their length along
+    the row can tell."""
+    tiles = _row_seen_from(camera, meld, called_at)
+    (line,) = lines(tiles)
+    r = read_line(tiles, line)
+    assert len(r.concealed) == 10 and r.problems == []
+    assert [(m.kind, m.source) for m in r.melds] == [(kind, source)]

@@ -151,7 +151,9 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
         for j in range(len(tiles)):
             if not across[i] or first[i] == first[j]:
                 continue
-            if not (_sideways_to(tiles[i], axes[j]) if tiles[i].kind != "back" else abs(float(axes[i] @ axes[j])) <= 0.75):
+            crosses = (_sideways_to(tiles[i], axes[j]) if tiles[i].kind != "back"
+                       else abs(float(axes[i] @ axes[j])) <= 0.75)  # a back's axis is only a guess from its shape
+            if not crosses:
                 continue
             if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
                 parent[find(i)] = find(j)
@@ -159,6 +161,8 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     for i in range(len(tiles)):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
 def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     """The line's up: square to the line, on the side its upright face-up tiles' glyphs point to.
 
@@ -185,9 +189,7 @@ def _sideways_to(tile: Tile, along: np.ndarray) -> bool:
     sheared parallelogram whose up may be far from square to its row; but of its two edge directions, the one
     nearer the row's is along the row, and its glyph's up is the other for an upright tile."""
     c = tile.corners
-    top = (c[1] - c[0]) + (c[2] - c[3])
-    top = top / (np.linalg.norm(top) + 1e-9)
-    return abs(float(tile.up @ along)) > abs(float(top @ along))
+    return abs(float(tile.up @ along)) > abs(_cos((c[1] - c[0]) + (c[2] - c[3]), along))
 
 
 def is_sideways(tile: Tile, up: np.ndarray) -> bool:
@@ -195,13 +197,18 @@ def is_sideways(tile: Tile, up: np.ndarray) -> bool:
     return tile.kind != "back" and _sideways_to(tile, right_of(up))
 
 
+def _edges_along(tile: Tile, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tile's two edge vectors (each the mean of two opposite sides): the one nearer a direction, then the
+    other. Seen aslant, the first still runs along the row; the second is the sheared side."""
+    c = tile.corners
+    top, side = ((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2
+    return (top, side) if abs(_cos(top, along)) >= abs(_cos(side, along)) else (side, top)
+
+
 def _length_along(tile: Tile, along: np.ndarray) -> float:
     """The length of a tile's edge that runs along a direction: its width in a row for an upright tile, its
     height for a sideways one. Unlike its extent along the row, it leaves out the shear of a tile seen aslant."""
-    c = tile.corners
-    edges = [((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2]
-    edge = max(edges, key=lambda e: abs(float(e @ along)) / (np.linalg.norm(e) + 1e-9))
-    return float(np.linalg.norm(edge))
+    return float(np.linalg.norm(_edges_along(tile, along)[0]))
 
 
 def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
@@ -232,10 +239,16 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
         sideways = found
     for i in quarter:
         t = tiles[i]
-        want = -right if i in sideways else up
+        along, across = _edges_along(t, right)
+        # the glyph's up: along the row toward the owner's left when sideways, else across it away from the owner
+        want = -along * np.sign(along @ right) if i in sideways else across * np.sign(across @ up)
         turns = [np.roll(t.corners, -k, axis=0) for k in range(4)]
-        best = max(turns, key=lambda c: float((c[0] + c[1] - c[2] - c[3]) @ want))
+        best = max(turns, key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))  # a sheared edge can be longer
         tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence)
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
 
 
 def _width_at(x: float, places: list[float], widths: list[float], scale: float) -> float:
@@ -270,13 +283,10 @@ def _offset_in_tile_frame(tile: Tile, d: np.ndarray, right: np.ndarray) -> tuple
     """An image offset in units of a tile's own edges: along the row (its edge nearer ``right``) and across it,
     positive away from the owner. Seen aslant, "away from the owner" is the tile's sheared side, not the image
     normal to the row."""
-    c = tile.corners
-    edges = [((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2]
-    edges.sort(key=lambda e: -abs(float(e @ right)) / (np.linalg.norm(e) + 1e-9))
-    along, across = edges
+    along, across = _edges_along(tile, right)
     if float(across @ np.array([right[1], -right[0]])) < 0:  # make it point away from the owner (up)
         across = -across
-    a, b = np.linalg.solve(np.column_stack([along, across]), d)
+    (a, b), *_ = np.linalg.lstsq(np.column_stack([along, across]), d, rcond=None)  # lstsq: a degenerate polygon
     return float(a), float(b)
 
 

@@ -197,8 +197,8 @@ def _order_preserving_seats(centres: list[float], own: int) -> dict[int, int]:
     from itertools import combinations
 
     others = sorted((g for g in range(len(centres)) if g != own), key=lambda g: (centres[g] - centres[own]) % 360)
-    best = min(combinations((1, 2, 3), len(others)),
-               key=lambda turns: sum(_circular((centres[g] - centres[own]) % 360, 90 * t) for g, t in zip(others, turns)))
+    rel = [(centres[g] - centres[own]) % 360 for g in others]
+    best = min(combinations((1, 2, 3), len(others)), key=lambda turns: sum(map(_circular, rel, [90 * t for t in turns])))
     return {own: 0, **dict(zip(others, best))}
 
 
