@@ -153,3 +153,34 @@ def test_a_row_of_more_face_down_tiles_than_a_hand_holds_is_a_wall():
     assert table.seats["right"].hidden == 0 and table.roles[-1] == "wall"
     tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + lay_row("# " * 13, -90, origin=(760.0, 760.0))
     assert read_table(tiles).seats["right"].hidden == 13
+
+
+def _table_seen_from(camera) -> list[Tile]:
+    """Four hands laid open at the four sides of a table (13 tiles each, glyphs away from their owners), seen
+    through the generator's camera from a world point; each seat's hand is of one suit, so that it can be told."""
+    from types import SimpleNamespace
+
+    from datasets.scenes import look_at
+    from datasets.tiles import lying
+
+    style = SimpleNamespace(w=26.0, h=35.0, d=20.0)
+    cam = look_at(camera, (0, 0, 0), 0, 900, 1280, 960)
+    face = np.array([[-13, 17.5], [13, 17.5], [13, -17.5], [-13, -17.5]])
+    tiles = []
+    for seat, suit in enumerate("mpsz"):
+        a = math.radians(90 * seat)
+        owner, right = np.array([math.sin(a), -math.cos(a)]), np.array([math.cos(a), math.sin(a)])
+        for k in range(13):
+            x, y = owner * 330 + right * (k - 6) * 26.5  # a hand about 33 cm from the table's centre
+            p = lying(f"{1 + k % 7}{suit}", x, y, 90 * seat, style)
+            tiles.append(Tile(p.name, tuple(map(tuple, cam.project(p.points(style, face, 1.0))[0]))))
+    return tiles
+
+
+@pytest.mark.parametrize("camera", [(-150, -520, 260), (250, -480, 200), (-420, -420, 220)])
+def test_far_seats_seen_aslant_keep_their_order_of_play(camera):
+    """A phone snapshot from one's own corner: the far seats' rows are not a quarter turn apart in the photo
+    (one can look turned by half that), yet each hand is its own seat, in the order of play."""
+    table = read_table(_table_seen_from(camera))
+    suit_of = {s.name: {table.tiles[i].kind[1] for i in s.concealed} for s in table.seats.values()}
+    assert suit_of == {"self": {"m"}, "right": {"p"}, "across": {"s"}, "left": {"z"}}

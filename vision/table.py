@@ -145,13 +145,13 @@ def read_table(tiles: list[Tile]) -> Table:
 def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
     """Each line's seat, as counter-clockwise quarter turns from the read hand's.
 
-    Seen aslant, the four seats' directions are not a quarter turn apart in the photo (a far seat's rows can
+    Seen aslant, the four seats' directions are not a quarter turn apart in the photo (a far seat's glyphs can
     look turned by half that), so the seats are not read off each line's angle alone. The lines with three or
-    more upright glyphs, whose facing is sure, are grouped by angle (split at the widest gaps, four groups at
-    most); the groups take seats in their counter-clockwise order, the group of the read hand being self, each
-    as near its quarter turn as that order allows. Other lines join the group nearest their angle, or failing
-    one within 45 degrees, the nearest quarter turn."""
-    rel = [(_angle(l.up) - _angle(main.up)) % 360 for l in ls]
+    more upright glyphs, whose facing is sure, are grouped by their glyphs' angle (split at the widest gaps,
+    four groups at most); the groups take seats in their counter-clockwise order, the group of the read hand
+    being self, each as near its quarter turn as that order allows. Other lines join the group nearest their
+    angle, or failing one within 45 degrees, the nearest quarter turn."""
+    rel = [(_angle(_glyph_up(tiles, l)) - _angle(_glyph_up(tiles, main))) % 360 for l in ls]
     sure = [k for k, l in enumerate(ls) if _upright_faces(tiles, l) >= 3 or l is main]
     groups = _angle_groups([rel[k] for k in sure])
     group_of = {k: g for k, g in zip(sure, groups["of"])}
@@ -166,6 +166,14 @@ def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
             g = near if _circular(a, centres[near]) <= 45 else None
         turns.append(seat_of_group[g] if g is not None else round(a / 90) % 4)
     return turns
+
+
+def _glyph_up(tiles: list[Tile], line: Line) -> np.ndarray:
+    """The mean glyph up of a line's upright face-up tiles, else the line's up. In a photo taken aslant a glyph's
+    up is the owner's "away" seen in perspective, nearer the seat's direction than the square to its row is."""
+    ups = [tiles[i].up for i in line.tiles if tiles[i].kind != "back" and not is_sideways(tiles[i], line.up)]
+    mean = np.sum(ups, axis=0) if ups else line.up
+    return mean / np.linalg.norm(mean) if np.linalg.norm(mean) > 1e-6 else line.up
 
 
 def _circular(a: float, b: float) -> float:
