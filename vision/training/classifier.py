@@ -25,6 +25,7 @@ from vision.reader import INPUT_H, INPUT_W, preprocess, quarter_turned
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
 STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading spreads 0.03-0.1 in real photos
+SMALL_P = 0.3  # crops shown at a small tile's resolution
 TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mostly upright, as most crops are
 CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
@@ -87,9 +88,16 @@ def build_model(n_classes: int = len(CLASSES)):
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Photometric jitter on preprocessed float crops (N, 3, H, W): saturation (faded or vivid inks; hues are
-    kept, as they tell a red five), light, contrast, colour cast, noise."""
+    """Jitter on preprocessed float crops (N, 3, H, W): some shown as a small tile is (a whole table from above:
+    14-40 px tall), then saturation (faded or vivid inks; hues are kept, as they tell a red five), light,
+    contrast, colour cast, noise."""
     n = batch.shape[0]
+    batch = batch.copy()
+    h, w = batch.shape[2:]
+    for k in np.flatnonzero(rng.random(n) < SMALL_P):
+        th = int(rng.integers(14, 41))
+        tiny = cv2.resize(batch[k].transpose(1, 2, 0), (max(8, round(th * w / h)), th), interpolation=cv2.INTER_AREA)
+        batch[k] = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)  # as preprocess does
     grey = batch.mean(axis=1, keepdims=True)
     batch = grey + (batch - grey) * rng.uniform(0.4, 1.3, (n, 1, 1, 1)).astype(np.float32)
     gain = rng.uniform(0.6, 1.4, (n, 1, 1, 1)).astype(np.float32)
