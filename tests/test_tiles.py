@@ -87,30 +87,6 @@ def test_tiles_too_small_for_the_first_pass_are_found_by_a_larger_one(shared):
                for d in found)
 
 
-def test_a_second_pass_adds_the_small_far_tiles_and_keeps_the_near_ones(monkeypatch):
-    """A snapshot taken aslant: near tiles 120 px wide, far ones 20 px (8 px at the first pass, where the network
-    sees few of them). The larger pass finds the far ones; the near ones, too large for the network there,
-    stay as the first pass found them, and a tile found by both passes is kept once."""
-    from vision import detector as D
-
-    near = [Detection((300.0 + 130 * k, 1500.0), (120.0, 160.0), 0.0, 0.9) for k in range(5)]
-    far = [Detection((300.0 + 22 * k, 200.0), (20.0, 27.0), 0.0, 0.8) for k in range(20)]
-
-    def detect_at(image, long_side, conf=0.35, iou=0.5):
-        if long_side == D.BASE_SIZE:
-            return near + far[:3]  # a few far ones seen, faintly
-        wide_near = [Detection(d.center, (d.size[0] * 1.3, d.size[1]), 0.0, 0.95) for d in near]  # too big to see
-        shifted = [Detection((d.center[0] + 1, d.center[1]), d.size, 0.0, 0.85) for d in far]
-        return wide_near + shifted
-
-    det = D.TileDetector.__new__(D.TileDetector)
-    monkeypatch.setattr(det, "detect_at", detect_at)
-    found = det.detect(np.zeros((2000, 2000, 3), np.uint8))
-    assert len(found) == 25
-    assert sorted(d.size for d in found if d.center[1] > 1000) == [(120.0, 160.0)] * 5
-    assert all(d.confidence == 0.85 for d in found if d.center[1] < 1000)
-
-
 @pytest.fixture(scope="module")
 def scene(shared, tmp_path_factory):
     """Generated scenes of a seed the models never saw (training used seed 0)."""

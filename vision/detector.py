@@ -16,10 +16,8 @@ import cv2
 import numpy as np
 
 BASE_SIZE = 416  # long side of the first pass, px
-MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass ...
-SMALL_PERCENTILE = 10  # ... when this percentile of the tiles found is narrower: a tenth of them
-GOOD_TILE_PX = 34  # the second pass aims for such tiles to be about this wide
-MAX_TILE_PX = 120  # in the second pass, wider tiles are left to the first (the network learnt up to about 150)
+MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
+GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
 MAX_SIZE = 1600  # never run the network on more than this long side
 STRIDE = 32
 
@@ -63,23 +61,16 @@ class TileDetector:
         self.input_name = self.session.get_inputs()[0].name
 
     def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = 0.5) -> list[Detection]:
-        """Tiles in a BGR image, most confident first, at the scale that suits their size.
-
-        When the smallest tiles found are too small for the first pass (the far seats of a snapshot taken
-        aslant, a whole table from above) or none are found, a second pass at a larger scale finds them; its
-        tiles that were too large for the network at that scale are left to the first pass."""
+        """Tiles in a BGR image, most confident first, at the scale that suits their size."""
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
         found = self.detect_at(image, size, conf, iou)
-        widths = [min(d.size) * size / long for d in found]  # tile widths in the network's input
-        px = float(np.percentile(widths, SMALL_PERCENTILE)) if found else 0.0
-        if px >= MIN_TILE_PX:
-            return found
-        bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px) if px else MAX_SIZE)
-        if bigger <= size:
-            return found
-        small = [d for d in self.detect_at(image, bigger, conf, iou) if min(d.size) * bigger / long <= MAX_TILE_PX]
-        return _merge(found + small, conf, iou)
+        px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
+        if px < MIN_TILE_PX:  # none found may mean tiles too small to see at this size
+            bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px) if px else MAX_SIZE)
+            if bigger > size:
+                found = self.detect_at(image, bigger, conf, iou) or found
+        return found
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35, iou: float = 0.5) -> list[Detection]:
         """Tiles found with the photo resized to ``long_side`` px."""
@@ -97,13 +88,6 @@ class TileDetector:
         idx = np.asarray(idx, dtype=int).ravel()
         idx = idx[np.argsort(-scores[idx])]
         return [Detection(rects[i][0], rects[i][1], rects[i][2], float(scores[i])) for i in idx]
-
-
-def _merge(found: list[Detection], conf: float, iou: float) -> list[Detection]:
-    """The detections of two passes as one list: where two boxes cover one tile, the more confident stays."""
-    rects = [(d.center, d.size, d.angle) for d in found]
-    idx = np.asarray(cv2.dnn.NMSBoxesRotated(rects, [d.confidence for d in found], conf, iou), dtype=int).ravel()
-    return sorted((found[i] for i in idx), key=lambda d: -d.confidence)
 
 
 def _round_up(n: float) -> int:
