@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import numpy as np
 
@@ -202,11 +203,10 @@ def _angle_groups(angles: list[float], min_gap: float = 25.0) -> dict:
 def _order_preserving_seats(centres: list[float], own: int) -> dict[int, int]:
     """Seats (quarter turns) for groups at these angles: the own group is 0, the others keep their
     counter-clockwise order and each sits as near its quarter turn as that order allows."""
-    from itertools import combinations
-
     others = sorted((g for g in range(len(centres)) if g != own), key=lambda g: (centres[g] - centres[own]) % 360)
     rel = [(centres[g] - centres[own]) % 360 for g in others]
-    best = min(combinations((1, 2, 3), len(others)), key=lambda turns: sum(map(_circular, rel, [90 * t for t in turns])))
+    best = min(combinations((1, 2, 3), len(others)),
+               key=lambda turns: sum(map(_circular, rel, [90 * t for t in turns])))
     return {own: 0, **dict(zip(others, best))}
 
 
