@@ -3,6 +3,7 @@
 Tables are laid out by hand with ``lay_row`` (upright tiles 30 x 40 px): the read hand at the bottom, the
 other seats' rows turned to face their owners, then the whole photo turned or mirrored."""
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -184,3 +185,16 @@ def test_far_seats_seen_aslant_keep_their_order_of_play(camera):
     table = read_table(_table_seen_from(camera))
     suit_of = {s.name: {table.tiles[i].kind[1] for i in s.concealed} for s in table.seats.values()}
     assert suit_of == {"self": {"m"}, "right": {"p"}, "across": {"s"}, "left": {"z"}}
+
+
+def test_white_backs_read_as_haku_are_face_down_in_a_wall_but_a_haku_in_the_hand_stays():
+    """A set with white backs: a wall's face-down tiles look like blank haku and are read so. More than the
+    four haku of a set, so the ones in a row of blanks are face down; the two in the hand are haku."""
+    wall = [replace(t, kind="5z") for t in lay_row("# " * 17, -90, origin=(760.0, 760.0))]
+    table = read_table(lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + wall)
+    assert kinds(table, table.seats["self"].concealed) == SELF_HAND.split()
+    assert [t.kind for t in table.tiles[13:]] == ["back"] * 17 and set(table.roles[13:]) == {"wall"}
+    assert table.problems == []
+    # four or fewer blank tiles are what the reader says they are
+    table = read_table(lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + wall[:2])
+    assert [t.kind for t in table.tiles[13:]] == ["5z", "5z"]

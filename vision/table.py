@@ -23,7 +23,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .layout import Line, MeldReading, Tile, is_sideways, lines, read_line
+from .layout import Line, MeldReading, Tile, is_sideways, lines, read_line, segments
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -99,6 +99,7 @@ def read_table(tiles: list[Tile]) -> Table:
     dora: list[int] = []
     if not tiles:
         return Table(tiles, seats, dora, roles, seat_of, [Problem("no tiles found in the photo")])
+    tiles = _white_backs_face_down(tiles)
     centre = np.mean([t.center for t in tiles], axis=0)
     ls = lines(tiles, centre=centre)
     main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
@@ -141,6 +142,22 @@ def read_table(tiles: list[Tile]) -> Table:
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
     problems += _too_many_copies(tiles)
     return Table(tiles, seats, dora, roles, seat_of, problems)
+
+
+def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
+    """A set whose backs are white shows its face-down tiles as blank white faces, read as haku; a set holds
+    four haku, so with more than four read, those in rows mostly of blank tiles (a wall, a hand standing back to
+    the camera) are face down. A blank tile among faces stays a haku; one a person fixed stays as fixed."""
+    if sum(t.kind == "5z" for t in tiles) <= 4:
+        return tiles
+    out = list(tiles)
+    for seg in segments(tiles):
+        blank = [i for i in seg if tiles[i].kind in ("5z", "back")]
+        if len(seg) >= 3 and 2 * len(blank) > len(seg):
+            for i in blank:
+                if tiles[i].kind == "5z" and not tiles[i].fixed:
+                    out[i] = replace(tiles[i], kind="back")
+    return out
 
 
 def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
