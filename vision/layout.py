@@ -38,11 +38,17 @@ class Tile:
         return self.corners.mean(axis=0)
 
     @property
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """The mean of the top and bottom edges (left to right as the glyph reads) and of the two sides (top to
+        bottom): the two directions of the tile's parallelogram, however sheared."""
+        c = self.corners
+        return ((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2
+
+    @property
     def up(self) -> np.ndarray:
         """Unit vector from the bottom edge to the top edge as the glyph reads."""
-        c = self.corners
-        v = (c[0] + c[1]) / 2 - (c[3] + c[2]) / 2
-        return v / (np.linalg.norm(v) + 1e-9)
+        side = self.edges[1]
+        return -side / (np.linalg.norm(side) + 1e-9)
 
     @property
     def lie(self) -> str:
@@ -92,7 +98,7 @@ def _row_direction(tile: Tile) -> np.ndarray:
     has no glyph, so its short side stands in."""
     c = tile.corners
     if tile.kind != "back":
-        v = (c[1] - c[0]) + (c[2] - c[3])
+        v = tile.edges[0]
     else:
         w, h = tile.size
         v = (c[1] - c[0]) if w <= h else (c[3] - c[0])
@@ -188,8 +194,8 @@ def _sideways_to(tile: Tile, along: np.ndarray) -> bool:
     """Whether a tile's glyph runs along a row direction rather than across it. Seen aslant, a tile is a
     sheared parallelogram whose up may be far from square to its row; but of its two edge directions, the one
     nearer the row's is along the row, and its glyph's up is the other for an upright tile."""
-    c = tile.corners
-    return abs(float(tile.up @ along)) > abs(_cos((c[1] - c[0]) + (c[2] - c[3]), along))
+    top, side = tile.edges
+    return abs(_cos(side, along)) > abs(_cos(top, along))
 
 
 def is_sideways(tile: Tile, up: np.ndarray) -> bool:
@@ -198,10 +204,8 @@ def is_sideways(tile: Tile, up: np.ndarray) -> bool:
 
 
 def _edges_along(tile: Tile, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A tile's two edge vectors (each the mean of two opposite sides): the one nearer a direction, then the
-    other. Seen aslant, the first still runs along the row; the second is the sheared side."""
-    c = tile.corners
-    top, side = ((c[1] - c[0]) + (c[2] - c[3])) / 2, ((c[3] - c[0]) + (c[2] - c[1])) / 2
+    """A tile's two edge vectors (``Tile.edges``): the one nearer a direction, then the other. Seen aslant, the first still runs along the row; the second is the sheared side."""
+    top, side = tile.edges
     return (top, side) if abs(_cos(top, along)) >= abs(_cos(side, along)) else (side, top)
 
 

@@ -110,9 +110,9 @@ def read_table(tiles: list[Tile]) -> Table:
         seat = seats[name]
         a = math.radians(turn * 90)  # the seat's own up: its upright glyphs', else self's turned a quarter a seat
         up = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) @ main.up
-        sure = [l.up * _upright_faces(tiles, l) for l in seat_lines]
-        if sure and np.linalg.norm(np.sum(sure, axis=0)) > 1e-6:
-            up = np.sum(sure, axis=0) / np.linalg.norm(np.sum(sure, axis=0))
+        sure = np.sum([l.up * _upright_faces(tiles, l) for l in seat_lines] or [np.zeros(2)], axis=0)
+        if np.linalg.norm(sure) > 1e-6:
+            up = sure / np.linalg.norm(sure)
 
         def depth(line: Line) -> float:  # how far toward the table's centre from the seat's owner
             return float(np.mean([tiles[i].center for i in line.tiles], axis=0) @ up)
@@ -169,11 +169,11 @@ def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
     four groups at most); the groups take seats in their counter-clockwise order, the group of the read hand
     being self, each as near its quarter turn as that order allows. Other lines join the group nearest their
     angle, or failing one within 45 degrees, the nearest quarter turn."""
-    rel = [(_angle(_glyph_up(tiles, l)) - _angle(_glyph_up(tiles, main))) % 360 for l in ls]
+    ref = _angle(_glyph_up(tiles, main))
+    rel = [(_angle(_glyph_up(tiles, l)) - ref) % 360 for l in ls]
     sure = [k for k, l in enumerate(ls) if _upright_faces(tiles, l) >= 3 or l is main]
-    groups = _angle_groups([rel[k] for k in sure])
-    group_of = {k: g for k, g in zip(sure, groups["of"])}
-    centres = groups["centres"]
+    of, centres = _angle_groups([rel[k] for k in sure])
+    group_of = dict(zip(sure, of))
     own = group_of[next(k for k, l in enumerate(ls) if l is main)]
     seat_of_group = _order_preserving_seats(centres, own)
     turns = []
@@ -198,8 +198,9 @@ def _circular(a: float, b: float) -> float:
     return abs((a - b + 180) % 360 - 180)
 
 
-def _angle_groups(angles: list[float], min_gap: float = 25.0) -> dict:
-    """Angles (degrees) grouped on the circle: cut at the widest gaps of at least ``min_gap``, four at most."""
+def _angle_groups(angles: list[float], min_gap: float = 25.0) -> tuple[list[int], list[float]]:
+    """Angles (degrees) grouped on the circle, cut at the widest gaps of at least ``min_gap``, four groups at
+    most: each angle's group, and each group's mean angle."""
     order = sorted(range(len(angles)), key=lambda k: angles[k])
     a = [angles[k] for k in order]
     gaps = [((a[(i + 1) % len(a)] - a[i]) % 360 or (360 if len(a) == 1 else 0), i) for i in range(len(a))]
@@ -214,7 +215,7 @@ def _angle_groups(angles: list[float], min_gap: float = 25.0) -> dict:
             of[k] = g
         vec = np.sum([[math.cos(math.radians(angles[k])), math.sin(math.radians(angles[k]))] for k in members], 0)
         centres.append(math.degrees(math.atan2(vec[1], vec[0])) % 360)
-    return {"of": of, "centres": centres}
+    return of, centres
 
 
 def _order_preserving_seats(centres: list[float], own: int) -> dict[int, int]:

@@ -5,10 +5,10 @@ time a crop is shown turned by one to three quarter turns (``TURN_P``), squeezed
 the run time does with a tile whose box is wider than tall (a tile lying upright seen at a low angle, or one
 lying sideways), so the network learns two things: the kind (38 classes: 34 kinds, 3 red fives, a face-down
 tile) and how many quarter turns clockwise the glyph is from the crop's up (half-turns are not counted for kinds
-that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with two outputs, ``kind_logits``
-and ``turn_logits`` (4).
+that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with outputs
+``kind_logits``, ``turn_logits`` (4) and ``features``.
 
-    python -m vision.training.classifier --data data/crops-s2 data/crops-s3 --out data/reader.onnx --epochs 14
+    python -m vision.training.classifier --data data/crops-s4 data/crops-s5 --out data/reader-v4.onnx --epochs 14
 """
 from __future__ import annotations
 
