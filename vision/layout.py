@@ -204,7 +204,8 @@ def is_sideways(tile: Tile, up: np.ndarray) -> bool:
 
 
 def _edges_along(tile: Tile, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A tile's two edge vectors (``Tile.edges``): the one nearer a direction, then the other. Seen aslant, the first still runs along the row; the second is the sheared side."""
+    """A tile's two edge vectors (``Tile.edges``): the one nearer a direction, then the other. Seen aslant,
+    the first still runs along the row; the second is the sheared side."""
     top, side = tile.edges
     return (top, side) if abs(_cos(top, along)) >= abs(_cos(side, along)) else (side, top)
 
