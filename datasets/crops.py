@@ -5,6 +5,8 @@
 Each scene is a short row of random tiles (standing or lying, all classes equally likely) photographed roughly
 upright; every upright, unoccluded tile is cropped to its face box (or, one time in three, its whole-body box, as
 a detector would give) with each side jittered, from a cut inside the face (as a hand-cut crop) to a loose box.
+Face-down tiles of a set with white backs are left out: alone they look like a blank haku, so the reader reads a
+blank colourless tile as haku and the table decides by count which of them are face down.
 Scene i is seeded from (seed, i, 2), so output does not depend on the worker count; existing files are kept.
 """
 from __future__ import annotations
@@ -53,7 +55,7 @@ def crop_scene(seed: int, index: int, shared: Path):
     base = np.clip(background(rng, cam, 300), 0, 255).astype(np.uint8)
     img, anns = render(tiles, style, cam, atlas, base, shadow=photo.shadow_strength, light=photo.light_dir, rng=rng)
     img = apply_photo(img.astype(np.float32), photo, rng)
-    return img, anns, rng, photo.jpeg_quality
+    return img, anns, rng, photo.jpeg_quality, style
 
 
 def jittered_box(box, rng) -> tuple[int, int, int, int]:
@@ -72,11 +74,13 @@ def write_crops(job: tuple) -> int:
     if done.exists():
         return index
     cv2.setNumThreads(1)
-    img, anns, rng, quality = crop_scene(seed, index, shared)
+    img, anns, rng, quality, style = crop_scene(seed, index, shared)
     H, W = img.shape[:2]
     bgr = cv2.cvtColor(img, cv2.COLOR_RGB2BGR)
     for k, a in enumerate(anns):
         if a is None or a["lie"] != "upright" or a["occluded"] or a["truncated"] or not a["labelled"]:
+            continue
+        if a["cls"] == "back" and style.blank_back:  # the crop alone cannot tell it from a blank haku
             continue
         q = np.array(a["polygon"])
         box = (*q.min(0), *q.max(0)) if rng.random() < 2 / 3 else a["box"]

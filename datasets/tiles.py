@@ -51,6 +51,13 @@ class SetStyle:
     sou_style: dict = field(default_factory=dict)
     ink_alpha: float = 1.0
 
+    @property
+    def blank_back(self) -> bool:
+        """A colourless (white) back: a face-down tile then looks like a blank haku, and only the table tells
+        them apart (by count: ``vision.table``)."""
+        rgb = np.array(self.back_rgb)
+        return float(rgb.max() - rgb.min()) < 0.2 * float(rgb.max())
+
 
 def _jitter(rgb, rng, amount):
     return tuple(float(np.clip(c + rng.normal(0, amount), 0, 255)) for c in rgb)

@@ -275,3 +275,25 @@ def test_windows_label_tiles_inside_and_the_visible_part_of_cut_ones():
     assert np.allclose(cut.min(0), [180, 150], atol=0.01) and np.allclose(cut.max(0), [200, 190], atol=0.01)
     one_class = window_labels(tiles, 100, 100, 100, "tile")
     assert [line.split()[0] for line in one_class] == ["0", "0"]
+
+
+def test_crops_leave_out_white_backs_which_alone_look_like_a_blank_haku(shared, tmp_path):
+    from datasets.generate import SET_EVERY
+    from datasets.tiles import sample_style
+
+    def first_seed(blank):
+        return next(s for s in range(100)
+                    if sample_style(np.random.default_rng([s, 0, 3]), shared).blank_back == blank)
+
+    backs_drawn, backs_cropped = {}, {}
+    for blank in (True, False):
+        seed, out = first_seed(blank), tmp_path / str(blank)
+        backs_drawn[blank] = 0
+        for i in range(min(SET_EVERY, 12)):
+            _, anns, *_ = crops.crop_scene(seed, i, shared)
+            backs_drawn[blank] += sum(a is not None and a["cls"] == "back" and a["lie"] == "upright" for a in anns)
+            crops.write_crops((out, seed, i, shared))
+        backs_cropped[blank] = len(list(out.glob("*/back/*.jpg")))
+        assert len(list(out.glob("*/*/*.jpg"))) > 20  # the set's faces are cropped either way
+    assert backs_drawn[True] > 0 and backs_cropped[True] == 0
+    assert backs_drawn[False] > 0 and backs_cropped[False] > 0
