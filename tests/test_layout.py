@@ -101,6 +101,37 @@ def test_several_melds_touching_each_other():
     assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left"), ("pon", "right")]
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("melds, read_as", [
+    ("5p 5p 5p>", [("pon", "right")]),
+    ("5p> 5p 5p", [("pon", "left")]),
+    ("# 9m 9m #", [("ankan", None)]),
+    ("2s 2s^2s 2s", [("kakan", "across")]),
+])
+@pytest.mark.parametrize("wall", ["# #", "# # # #", "#"])
+def test_a_wall_touching_the_last_meld_is_not_part_of_the_hand(melds, read_as, wall, angle):
+    """Face-down tiles right after a hand's last meld are a wall or the dead wall, not this hand's: a closed kan
+    shows one face-down tile at each end, never a face-down tile after its own."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + melds + " " + wall, angle)
+    ls = lines(tiles)
+    hand = max(ls, key=lambda line: len(line.members))
+    r = read_line(tiles, hand)
+    assert len(r.concealed) == 10 and r.problems == []
+    assert [(m.kind, m.source) for m in r.melds] == read_as
+    walls = [line for line in ls if line is not hand]
+    assert len(walls) == 1 and kinds(tiles, walls[0].tiles) == ["back"] * len(wall.split())
+
+
+def test_face_down_tiles_then_face_up_ones_beyond_a_hand_are_another_row():
+    """Another seat's wall end and its tiles, a gap beyond a hand in the photo: two face-down tiles first, so
+    not a meld of this hand."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 4z | # # 8s 8s 8s", 0)
+    ls = lines(tiles)
+    assert sorted(len(line.members) for line in ls) == [5, 13]
+    hand = max(ls, key=lambda line: len(line.members))
+    assert read_line(tiles, hand).problems == []
+
+
 def test_hidden_red_five_in_a_closed_kan_is_noted():
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | # 5p 5p #")
     (meld,) = read_one(tiles).melds
@@ -180,3 +211,36 @@ def test_melds_of_a_hand_seen_low_and_aslant(camera, meld, called_at, kind, sour
     r = read_line(tiles, line)
     assert len(r.concealed) == 10 and r.problems == []
     assert [(m.kind, m.source) for m in r.melds] == [(kind, source)]
+
+
+# A hand of 11 with a pon from the right, and three face-down wall tiles behind and beyond the pon, seen low: the
+# true tile polygons of generated scene 32 of seed 9 (``python -m datasets.generate --seed 9 --framing corner``).
+LOW_PON_BY_A_WALL = [
+    ('7m', [[41, 722], [59, 735], [58, 750], [41, 737]]),
+    ('9m', [[59, 736], [78, 749], [76, 763], [59, 750]]),
+    ('3p', [[78, 749], [97, 762], [95, 776], [77, 763]]),
+    ('4p', [[97, 763], [116, 776], [114, 790], [95, 777]]),
+    ('4p', [[116, 777], [135, 790], [133, 804], [114, 790]]),
+    ('8p', [[136, 791], [156, 805], [151, 818], [133, 804]]),
+    ('1s', [[155, 805], [175, 819], [172, 832], [153, 819]]),
+    ('4s', [[176, 820], [196, 834], [191, 846], [172, 832]]),
+    ('2z', [[197, 834], [217, 849], [211, 861], [191, 846]]),
+    ('4z', [[217, 849], [237, 864], [231, 876], [211, 861]]),
+    ('3m', [[254, 876], [275, 891], [267, 902], [247, 887]]),
+    ('6s', [[290, 902], [312, 918], [303, 928], [283, 913]]),
+    ('6s', [[312, 918], [334, 934], [325, 944], [304, 929]]),
+    ('6s', [[326, 945], [332, 937], [361, 958], [354, 965]]),
+    ('back', [[312, 892], [336, 910], [326, 921], [302, 905]]),
+    ('back', [[361, 928], [386, 945], [374, 956], [350, 939]]),
+    ('back', [[386, 946], [411, 964], [398, 974], [374, 956]]),
+]
+
+
+def test_a_called_tile_beside_a_wall_stays_with_its_pon():
+    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in LOW_PON_BY_A_WALL]
+    ls = lines(tiles)
+    hand = max(ls, key=lambda line: len(line.members))
+    r = read_line(tiles, hand)
+    assert r.problems == [] and len(r.concealed) == 11
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["6s", "6s", "6s"], "right")]
+    assert "back" not in kinds(tiles, hand.members)

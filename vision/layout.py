@@ -157,6 +157,8 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
         for j in range(len(tiles)):
             if not across[i] or first[i] == first[j]:
                 continue
+            if tiles[j].kind == "back" and tiles[i].kind != "back":
+                continue  # a called tile does not continue a row of face-down tiles (a wall, a closed hand)
             crosses = (_sideways_to(tiles[i], axes[j]) if tiles[i].kind != "back"
                        else abs(float(axes[i] @ axes[j])) <= 0.75)  # a back's axis is only a guess from its shape
             if not crosses:
@@ -314,7 +316,22 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
                     break
             if merged:
                 break
-    return segs
+    return [part for line in segs for part in _trailing_backs_apart(tiles, line)]
+
+
+def _trailing_backs_apart(tiles: list[Tile], line: Line) -> list[Line]:
+    """A line of face-up tiles that ends in face-down ones not closing a closed kan (face-down, two alike face
+    up, face-down) has met a wall or another row: those face-down tiles become a line of their own."""
+    kinds = [tiles[i].kind for i in line.tiles]
+    run = next((k for k, kind in enumerate(reversed(kinds)) if kind != "back"), len(kinds))
+    if run == 0 or run == len(kinds):
+        return [line]
+    end = len(kinds) - run
+    if end >= 3 and kinds[end - 3] == "back" and "back" not in kinds[end - 2:end]:
+        end += 1  # the first of them closes a closed kan
+    if end == len(kinds):
+        return [line]
+    return [Line(line.tiles[:end], line.up, line.stacked), build_line(tiles, line.tiles[end:], line.up)]
 
 
 def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | None) -> Line:
@@ -340,13 +357,27 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
     if min(pb) > max(pa):
+        left, right_part = a, b
         end_a, end_b = a.tiles[int(np.argmax(pa))], b.tiles[int(np.argmin(pb))]
     elif min(pa) > max(pb):
+        left, right_part = b, a
         end_a, end_b = a.tiles[int(np.argmin(pa))], b.tiles[int(np.argmax(pb))]
     else:
         return False  # overlapping along the row: side by side (pond rows), not one line
+    if _leading_backs(tiles, right_part, right) >= 2 and not _all_backs(tiles, left):
+        return False  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
     return gap < max_gap_tiles * width and offset < 1.1 * width
+
+
+def _all_backs(tiles: list[Tile], line: Line) -> bool:
+    return all(tiles[i].kind == "back" for i in line.tiles)
+
+
+def _leading_backs(tiles: list[Tile], line: Line, right: np.ndarray) -> int:
+    """How many face-down tiles a line starts with, counted from its left end along ``right``."""
+    kinds = [tiles[i].kind for i in sorted(line.tiles, key=lambda i: float(tiles[i].center @ right))]
+    return next((k for k, kind in enumerate(kinds) if kind != "back"), len(kinds))
 
 
 @dataclass
