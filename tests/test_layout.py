@@ -244,3 +244,42 @@ def test_a_called_tile_beside_a_wall_stays_with_its_pon():
     assert r.problems == [] and len(r.concealed) == 11
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["6s", "6s", "6s"], "right")]
     assert "back" not in kinds(tiles, hand.members)
+
+
+# A far hand of 10 and a pon from the left, its tiles standing seen from the side (boxes long along the row), and
+# a short row of another seat's tiles beyond its left end: the true tile polygons of generated scene 45 of seed
+# 12 (``python -m datasets.generate --seed 12 --framing corner``); the table's centre is at (673, 426).
+FAR_HAND_SEEN_FROM_THE_SIDE = [
+    ('8p', [[708, 786], [723, 758], [732, 761], [718, 788]]),
+    ('3s', [[724, 757], [739, 729], [747, 734], [732, 761]]),
+    ('2z', [[739, 728], [754, 701], [761, 708], [747, 734]]),
+    ('9s', [[760, 689], [775, 662], [781, 669], [767, 695]]),
+    ('3p', [[790, 652], [786, 647], [804, 611], [808, 617]]),
+    ('1p', [[803, 608], [817, 582], [822, 593], [808, 618]]),
+    ('2p', [[818, 581], [831, 556], [834, 569], [821, 593]]),
+    ('1m', [[872, 411], [870, 396], [891, 360], [891, 376]]),
+    ('2m', [[870, 396], [868, 381], [889, 342], [890, 359]]),
+    ('2m', [[868, 380], [866, 363], [888, 324], [889, 343]]),
+    ('3m', [[866, 363], [863, 344], [886, 304], [887, 324]]),
+    ('9m', [[863, 345], [861, 324], [884, 283], [886, 305]]),
+    ('4p', [[861, 325], [858, 303], [882, 260], [884, 283]]),
+    ('6p', [[858, 303], [855, 279], [881, 236], [882, 261]]),
+    ('6s', [[855, 280], [852, 254], [878, 209], [880, 236]]),
+    ('8s', [[851, 254], [848, 226], [876, 180], [878, 209]]),
+    ('1z', [[848, 227], [844, 196], [873, 147], [876, 180]]),
+    ('3z', [[870, 116], [848, 153], [843, 101], [867, 63]]),
+    ('3z', [[833, 116], [828, 74], [863, 19], [866, 63]]),
+    ('3z', [[828, 73], [822, 25], [859, -31], [862, 19]]),
+]
+
+
+def test_a_far_hand_seen_from_the_side_does_not_run_on_into_the_next_row():
+    """Rows are a few tiles apart at most: counted in the spacing of the hand's own tiles, not the length of
+    their boxes, which a standing tile seen from its side stretches along the row."""
+    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in FAR_HAND_SEEN_FROM_THE_SIDE]
+    ls = lines(tiles, centre=np.array([673.0, 426.0]))
+    assert sorted(len(line.members) for line in ls) == [7, 13]
+    hand = max(ls, key=lambda line: len(line.members))
+    r = read_line(tiles, hand)
+    assert r.problems == [] and len(r.concealed) == 10
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["3z", "3z", "3z"], "left")]
