@@ -283,3 +283,34 @@ def test_a_far_hand_seen_from_the_side_does_not_run_on_into_the_next_row():
     r = read_line(tiles, hand)
     assert r.problems == [] and len(r.concealed) == 10
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["3z", "3z", "3z"], "left")]
+
+
+# The photographer's hand standing, seen from its side, its 14th tile (8m) set apart between the hand and its chi:
+# the true tile polygons of generated scene 45 of seed 13 (``python -m datasets.generate --seed 13 --framing
+# corner``).
+HAND_WITH_A_TILE_SET_APART_SEEN_FROM_THE_SIDE = [
+    ('1m', [[581, 816], [567, 768], [580, 751], [594, 796]]),
+    ('1m', [[565, 767], [550, 719], [565, 705], [579, 750]]),
+    ('6m', [[552, 717], [537, 670], [552, 660], [566, 704]]),
+    ('2p', [[535, 672], [523, 625], [539, 617], [550, 661]]),
+    ('5p', [[522, 623], [508, 577], [525, 573], [538, 616]]),
+    ('5s', [[510, 575], [494, 531], [512, 529], [526, 571]]),
+    ('2z', [[494, 531], [481, 486], [499, 488], [511, 530]]),
+    ('2z', [[480, 486], [468, 442], [487, 446], [498, 488]]),
+    ('6z', [[467, 441], [453, 397], [473, 405], [486, 445]]),
+    ('6z', [[452, 398], [441, 355], [461, 364], [472, 405]]),
+    ('8m', [[431, 319], [417, 278], [439, 292], [452, 331]]),
+    ('2s', [[419, 261], [381, 279], [365, 226], [402, 207]]),
+    ('3s', [[352, 232], [341, 193], [391, 168], [402, 207]]),
+    ('4s', [[342, 193], [330, 156], [378, 128], [390, 166]]),
+]
+
+
+def test_a_lone_tile_seen_from_the_side_joins_its_row():
+    """A lone standing tile's glyph up is sheared far off square to its row; its top edge still runs along it."""
+    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in HAND_WITH_A_TILE_SET_APART_SEEN_FROM_THE_SIDE]
+    (line,) = lines(tiles)
+    r = read_line(tiles, line)
+    assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == sorted(
+        "1m 1m 2p 2z 2z 5p 5s 6m 6z 6z 8m".split())
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("chi", ["2s", "3s", "4s"], "left")]

@@ -182,6 +182,8 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     if len(members) >= 2:
         _, _, vt = np.linalg.svd(centers - centers.mean(axis=0))
         along = vt[0]
+    elif tiles[members[0]].kind != "back":  # its top edge: seen aslant, its glyph's up is sheared off square
+        along = _row_direction(tiles[members[0]])
     else:
         along = right_of(tiles[members[0]].up)
     normal = np.array([along[1], -along[0]])
