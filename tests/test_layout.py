@@ -314,3 +314,34 @@ def test_a_lone_tile_seen_from_the_side_joins_its_row():
     assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == sorted(
         "1m 1m 2p 2z 2z 5p 5s 6m 6z 6z 8m".split())
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("chi", ["2s", "3s", "4s"], "left")]
+
+
+# A far seat's hand and chi with a wall tile lying just in front of the gap between them: the true tile polygons
+# of generated scene 237 of seed 13 (``python -m datasets.generate --seed 13 --framing corner``), the wall tile last.
+WALL_TILE_IN_FRONT_OF_A_GAP = [
+    ('3m', [[160, 250], [154, 262], [115, 261], [122, 249]]),
+    ('8m', [[154, 262], [148, 274], [108, 273], [114, 261]]),
+    ('8m', [[148, 275], [142, 288], [100, 287], [107, 274]]),
+    ('8p', [[141, 288], [135, 302], [92, 301], [100, 287]]),
+    ('9p', [[135, 303], [127, 317], [84, 315], [92, 301]]),
+    ('9p', [[127, 317], [120, 333], [75, 331], [83, 316]]),
+    ('6s', [[120, 333], [112, 349], [65, 348], [75, 332]]),
+    ('7s', [[111, 350], [103, 367], [56, 366], [65, 348]]),
+    ('3z', [[103, 367], [94, 386], [45, 384], [55, 366]]),
+    ('5z', [[94, 386], [84, 406], [34, 404], [45, 385]]),
+    ('5s', [[81, 414], [70, 435], [17, 433], [30, 412]]),
+    ('7m', [[10, 447], [50, 448], [35, 479], [-8, 478]]),
+    ('5m', [[48, 480], [36, 506], [-23, 505], [-8, 479]]),
+    ('6m', [[35, 507], [22, 535], [-39, 533], [-23, 505]]),
+    ('back', [[102, 486], [58, 485], [73, 451], [116, 452]]),
+]
+
+
+def test_a_wall_tile_off_the_row_between_hand_and_meld_is_not_in_either():
+    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in WALL_TILE_IN_FRONT_OF_A_GAP]
+    ls = lines(tiles)
+    hand = max(ls, key=lambda line: len(line.members))
+    r = read_line(tiles, hand)
+    assert r.problems == [] and len(r.concealed) == 11 and len(tiles) - 1 not in hand.members
+    (chi,) = r.melds
+    assert (chi.kind, sorted(chi.tiles), chi.called, chi.source) == ("chi", ["5m", "6m", "7m"], "7m", "left")

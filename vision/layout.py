@@ -318,7 +318,8 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
                     break
             if merged:
                 break
-    return [part for line in segs for part in _trailing_backs_apart(tiles, line)]
+    return [part for line in segs for part in _trailing_backs_apart(tiles, line)
+            for part in _backs_off_the_row_apart(tiles, part)]
 
 
 def _trailing_backs_apart(tiles: list[Tile], line: Line) -> list[Line]:
@@ -334,6 +335,28 @@ def _trailing_backs_apart(tiles: list[Tile], line: Line) -> list[Line]:
     if end == len(kinds):
         return [line]
     return [Line(line.tiles[:end], line.up, line.stacked), build_line(tiles, line.tiles[end:], line.up)]
+
+
+def _backs_off_the_row_apart(tiles: list[Tile], line: Line) -> list[Line]:
+    """Face-down tiles between face-up ones of a line but off its row, in front or behind (a wall beside the
+    melds), become lines of their own: a closed kan's face-down tiles lie in the row."""
+    face_up = [k for k, i in enumerate(line.tiles) if tiles[i].kind != "back"]
+    across = {i: float(tiles[i].center @ line.up) for i in line.tiles}
+    strays = []
+    for k, i in enumerate(line.tiles):
+        before = [f for f in face_up if f < k]
+        after = [f for f in face_up if f > k]
+        if tiles[i].kind != "back" or not before or not after:
+            continue
+        left, right = line.tiles[before[-1]], line.tiles[after[0]]
+        depth = tiles[left].extent_along(line.up) + tiles[right].extent_along(line.up)
+        row = (across[left] + across[right]) / 2
+        if abs(across[left] - across[right]) < 0.5 * depth and abs(across[i] - row) > 0.75 * depth:
+            strays.append(i)
+    if not strays:
+        return [line]
+    kept = Line([i for i in line.tiles if i not in strays], line.up, line.stacked)
+    return [kept] + [build_line(tiles, [i], line.up) for i in strays]
 
 
 def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | None) -> Line:
