@@ -345,3 +345,37 @@ def test_a_wall_tile_off_the_row_between_hand_and_meld_is_not_in_either():
     assert r.problems == [] and len(r.concealed) == 11 and len(tiles) - 1 not in hand.members
     (chi,) = r.melds
     assert (chi.kind, sorted(chi.tiles), chi.called, chi.source) == ("chi", ["5m", "6m", "7m"], "7m", "left")
+
+
+# A far seat's two tiles and four melds with the dead wall right behind them (three face-down tiles and the 9m
+# dora indicator, the last four): the true tile polygons of generated scene 114 of seed 13.
+DEAD_WALL_BEHIND_MELDS = [
+    ('3s', [[377, 108], [356, 117], [344, 105], [364, 96]]),
+    ('2z', [[342, 122], [321, 131], [310, 118], [331, 110]]),
+    ('7p', [[296, 124], [303, 133], [273, 145], [267, 136]]),
+    ('6p', [[275, 149], [254, 158], [245, 145], [266, 136]]),
+    ('8p', [[253, 158], [231, 167], [223, 153], [245, 145]]),
+    ('6m', [[217, 156], [223, 166], [192, 178], [187, 168]]),
+    ('4m', [[194, 183], [172, 192], [165, 177], [186, 168]]),
+    ('5m', [[171, 192], [149, 201], [143, 186], [165, 177]]),
+    ('7p', [[140, 187], [144, 198], [113, 211], [109, 200]]),
+    ('6p', [[114, 215], [92, 225], [87, 209], [109, 200]]),
+    ('8p', [[91, 225], [68, 234], [65, 218], [87, 209]]),
+    ('8m', [[62, 237], [39, 246], [35, 231], [57, 221]]),
+    ('8m', [[38, 247], [15, 256], [13, 239], [35, 230]]),
+    ('8m', [[12, 240], [14, 251], [-18, 265], [-19, 252]]),
+    ('back', [[346, 143], [323, 152], [311, 138], [334, 128]]),
+    ('9m', [[322, 152], [299, 162], [288, 147], [311, 138]]),
+    ('back', [[265, 157], [288, 147], [299, 162], [275, 172]]),
+    ('back', [[195, 186], [218, 176], [227, 192], [203, 202]]),
+]
+
+
+def test_a_dead_wall_behind_the_melds_is_not_in_them():
+    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in DEAD_WALL_BEHIND_MELDS]
+    ls = lines(tiles)
+    hand = max(ls, key=lambda line: len(line.members))
+    r = read_line(tiles, hand)
+    assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["2z", "3s"]
+    assert [(m.kind, m.source) for m in r.melds] == [("chi", "left")] * 3 + [("pon", "right")]
+    assert not set(hand.members) & set(range(len(tiles) - 4, len(tiles)))

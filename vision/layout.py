@@ -318,8 +318,10 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
                     break
             if merged:
                 break
-    return [part for line in segs for part in _trailing_backs_apart(tiles, line)
-            for part in _backs_off_the_row_apart(tiles, part)]
+    parts = [part for line in segs for part in _trailing_backs_apart(tiles, line)]
+    for backs in (True, False, True):  # a face-down stray may sit beside a face-up one: once more when it is gone
+        parts = [part for line in parts for part in _off_the_row_apart(tiles, line, backs)]
+    return parts
 
 
 def _trailing_backs_apart(tiles: list[Tile], line: Line) -> list[Line]:
@@ -337,16 +339,18 @@ def _trailing_backs_apart(tiles: list[Tile], line: Line) -> list[Line]:
     return [Line(line.tiles[:end], line.up, line.stacked), build_line(tiles, line.tiles[end:], line.up)]
 
 
-def _backs_off_the_row_apart(tiles: list[Tile], line: Line) -> list[Line]:
-    """Face-down tiles between face-up ones of a line but off its row, in front or behind (a wall beside the
-    melds), become lines of their own: a closed kan's face-down tiles lie in the row."""
+def _off_the_row_apart(tiles: list[Tile], line: Line, backs: bool) -> list[Line]:
+    """Tiles between face-up ones of a line but off its row, in front or behind (a wall beside the melds, its
+    dora indicator), become lines of their own: a closed kan's face-down tiles and a called tile lie in the row.
+    Face-down tiles are taken out first, so that a face-up stray is measured against the row's face-up tiles.
+    A tile is measured against its nearest face-up neighbours on each side, when those two agree."""
     face_up = [k for k, i in enumerate(line.tiles) if tiles[i].kind != "back"]
     across = {i: float(tiles[i].center @ line.up) for i in line.tiles}
     strays = []
     for k, i in enumerate(line.tiles):
         before = [f for f in face_up if f < k]
         after = [f for f in face_up if f > k]
-        if tiles[i].kind != "back" or not before or not after:
+        if (tiles[i].kind == "back") != backs or not before or not after:
             continue
         left, right = line.tiles[before[-1]], line.tiles[after[0]]
         depth = tiles[left].extent_along(line.up) + tiles[right].extent_along(line.up)
