@@ -382,7 +382,7 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
     if float(a.up @ b.up) < 0.8:
         return False
     right = a.right
-    width = _pitch(tiles, a.tiles + b.tiles, [a, b], right)
+    width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
     if min(pb) > max(pa):
@@ -399,16 +399,16 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
     return gap < max_gap_tiles * width and offset < 1.1 * width
 
 
-def _pitch(tiles: list[Tile], members: list[int], parts: list[Line], right: np.ndarray) -> float:
-    """A tile's width along the row: the spacing of neighbours within the parts where they touch (a standing
-    tile seen from its side has a box far longer along the row than its place in it), else the boxes' extent."""
+def _pitch(tiles: list[Tile], parts: list[Line], right: np.ndarray) -> float:
+    """A tile's width along the row: the median spacing of neighbours within the parts (a standing tile seen
+    from its side has a box far longer along the row than its place in it), else the boxes' extent."""
     steps = []
     for part in parts:
         places = sorted(float(tiles[i].center @ right) for i in part.tiles)
         steps += list(np.diff(places))
     if len(steps) >= 2:
         return float(np.median(steps))
-    return float(np.median([2 * tiles[i].extent_along(right) for i in members]))
+    return float(np.median([2 * tiles[i].extent_along(right) for part in parts for i in part.tiles]))
 
 
 def _all_backs(tiles: list[Tile], line: Line) -> bool:
