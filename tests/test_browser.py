@@ -86,9 +86,9 @@ def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
 
 # A generated phone snapshot whose own hand the shipped models read right: this test checks that the page shows
 # the readout of the true hand for a photo; how often photos are read right is bench/bench_tables.py's job.
-# The seed was picked with the models of this commit (of seeds 40-129, one of the two photos read to the true
-# readout, no problem in the way); a new model or generator may need another.
-READ_RIGHT_SEED = 52
+# The seed was picked with the models of this commit (of seeds 40-129, 8 photos read to the true readout with no
+# problem in the way: 48, 66, 88, 98, 100, 114, 116, 123); a new model or generator may need another.
+READ_RIGHT_SEED = 116
 
 
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):
