@@ -37,6 +37,11 @@ def lay_row(spec: str, angle_deg: float = 0.0, origin=(400.0, 400.0), gap_betwee
     return [Tile(k, tuple(tuple(rot @ np.array(p) + origin) for p in pts)) for k, pts in placed]
 
 
+def from_polygons(polygons) -> list[Tile]:
+    """Tiles from (kind, corners) pairs: the true polygons of a generated scene, written out in a test."""
+    return [Tile(kind, tuple(map(tuple, corners))) for kind, corners in polygons]
+
+
 def read_one(tiles):
     (line,) = lines(tiles)
     return read_line(tiles, line)
@@ -237,7 +242,7 @@ LOW_PON_BY_A_WALL = [
 
 
 def test_a_called_tile_beside_a_wall_stays_with_its_pon():
-    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in LOW_PON_BY_A_WALL]
+    tiles = from_polygons(LOW_PON_BY_A_WALL)
     ls = lines(tiles)
     hand = max(ls, key=lambda line: len(line.members))
     r = read_line(tiles, hand)
@@ -276,7 +281,7 @@ FAR_HAND_SEEN_FROM_THE_SIDE = [
 def test_a_far_hand_seen_from_the_side_does_not_run_on_into_the_next_row():
     """Rows are a few tiles apart at most: counted in the spacing of the hand's own tiles, not the length of
     their boxes, which a standing tile seen from its side stretches along the row."""
-    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in FAR_HAND_SEEN_FROM_THE_SIDE]
+    tiles = from_polygons(FAR_HAND_SEEN_FROM_THE_SIDE)
     ls = lines(tiles, centre=np.array([673.0, 426.0]))
     assert sorted(len(line.members) for line in ls) == [7, 13]
     hand = max(ls, key=lambda line: len(line.members))
@@ -308,7 +313,7 @@ HAND_WITH_A_TILE_SET_APART_SEEN_FROM_THE_SIDE = [
 
 def test_a_lone_tile_seen_from_the_side_joins_its_row():
     """A lone standing tile's glyph up is sheared far off square to its row; its top edge still runs along it."""
-    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in HAND_WITH_A_TILE_SET_APART_SEEN_FROM_THE_SIDE]
+    tiles = from_polygons(HAND_WITH_A_TILE_SET_APART_SEEN_FROM_THE_SIDE)
     (line,) = lines(tiles)
     r = read_line(tiles, line)
     assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == sorted(
@@ -338,7 +343,7 @@ WALL_TILE_IN_FRONT_OF_A_GAP = [
 
 
 def test_a_wall_tile_off_the_row_between_hand_and_meld_is_not_in_either():
-    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in WALL_TILE_IN_FRONT_OF_A_GAP]
+    tiles = from_polygons(WALL_TILE_IN_FRONT_OF_A_GAP)
     ls = lines(tiles)
     hand = max(ls, key=lambda line: len(line.members))
     r = read_line(tiles, hand)
@@ -372,7 +377,7 @@ DEAD_WALL_BEHIND_MELDS = [
 
 
 def test_a_dead_wall_behind_the_melds_is_not_in_them():
-    tiles = [Tile(kind, tuple(map(tuple, corners))) for kind, corners in DEAD_WALL_BEHIND_MELDS]
+    tiles = from_polygons(DEAD_WALL_BEHIND_MELDS)
     ls = lines(tiles)
     hand = max(ls, key=lambda line: len(line.members))
     r = read_line(tiles, hand)
