@@ -82,12 +82,20 @@ def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
 
 def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], totals: collections.Counter,
                 failures: list | None = None) -> None:
-    """Add one scene's counts: hands in view and exactly right, melds and sources right."""
+    """Add one scene's counts: hands in view and exactly right, melds and sources right, and the hands' tiles
+    found and read right (every one of them, for a hand to be right)."""
     truth = true_hands(table_json)
     read = read_table(tiles)
     predicted = read_hands(read, to_ann)
+    found = {a: k for k, a in enumerate(to_ann) if a is not None}
     for seat_no, t in truth.items():
         totals["hands"] += 1
+        seen = [a for a in t["tiles"] if a in found]  # where a hand is lost: its tiles missed or misread
+        read_right = [a for a in seen if tiles[found[a]].kind == table_json["tiles"][a]["cls"]]
+        totals["hand_tiles"] += len(t["tiles"])
+        totals["hand_tiles_found"] += len(seen)
+        totals["hand_tiles_read"] += len(read_right)
+        totals["hands_all_read"] += len(read_right) == len(t["tiles"])
         totals["melds"] += len(t["melds"])
         totals["open_melds"] += sum(1 for m in t["melds"] if m[2])
         own = seat_no == 0 and table_json.get("framing") == "corner"  # the photographer's hand, in a snapshot

@@ -297,3 +297,27 @@ def test_crops_leave_out_white_backs_which_alone_look_like_a_blank_haku(shared, 
         assert len(list(out.glob("*/*/*.jpg"))) > 20  # the set's faces are cropped either way
     assert backs_drawn[True] > 0 and backs_cropped[True] == 0
     assert backs_drawn[False] > 0 and backs_cropped[False] > 0
+
+
+def test_hand_tiles_missed_or_misread_are_counted_where_the_hand_is_lost(shared, tmp_path):
+    import collections
+
+    from datasets.table_eval import score_scene, true_hands, truth_tiles
+    from vision.layout import Tile
+
+    generate.main(["--out", str(tmp_path), "--n", "8", "--framing", "corner", "--format", "obb", "--classes",
+                   "tile", "--workers", "1", "--shared", str(shared)])
+    table = next(t for t in (json.loads(p.read_text()) for p in sorted(tmp_path.glob("tables/*/*.json")))
+                 if true_hands(t))
+    hands = true_hands(table)
+    tiles, to_ann = truth_tiles(table)
+    in_hand = sorted(k for k, a in enumerate(to_ann) if a in next(iter(hands.values()))["tiles"])
+    missed, misread = in_hand[0], in_hand[1]
+    wrong = "1m" if tiles[misread].kind != "1m" else "2m"
+    tiles[misread] = Tile(wrong, tiles[misread].polygon)
+    kept = [k for k in range(len(tiles)) if k != missed]
+    totals = collections.Counter()
+    score_scene(table, [tiles[k] for k in kept], [to_ann[k] for k in kept], totals)
+    n = sum(len(h["tiles"]) for h in hands.values())
+    assert (totals["hand_tiles"], totals["hand_tiles_found"], totals["hand_tiles_read"]) == (n, n - 1, n - 2)
+    assert totals["hands_all_read"] == len(hands) - 1
