@@ -31,10 +31,13 @@ def report(name: str, t: dict) -> None:
           f"melds {pct(t.get('melds_right', 0), t.get('melds', 0))}; "
           f"sources {pct(t.get('sources_right', 0), t.get('open_melds', 0))}" +
           (f"; the photographer's own hand {pct(t['own_hands_right'], t['own_hands'])}" if t.get("own_hands") else ""))
-    if t.get("hand_tiles_found", 0) < t.get("hand_tiles", 0):  # from pixels: where the hands were lost
+    if t.get("hands_all_read", 0) < t.get("hands", 0):  # from pixels: where the hands were lost
         print(f"    the hands' tiles: found {pct(t['hand_tiles_found'], t['hand_tiles'])}, read right "
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "
               f"{pct(t['hands_all_read'], t['hands'])}")
+    lost = {k.split(": ", 1)[1]: v for k, v in t.items() if k.startswith("lost, every tile read: ")}
+    if lost:
+        print("    hands lost with every tile read right: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items())))
 
 
 class TimedFinder:

@@ -95,13 +95,15 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
         totals["hand_tiles"] += len(t["tiles"])
         totals["hand_tiles_found"] += len(seen)
         totals["hand_tiles_read"] += len(read_right)
-        totals["hands_all_read"] += len(read_right) == len(t["tiles"])
+        all_read = len(read_right) == len(t["tiles"])
+        totals["hands_all_read"] += all_read
         totals["melds"] += len(t["melds"])
         totals["open_melds"] += sum(1 for m in t["melds"] if m[2])
         own = seat_no == 0 and table_json.get("framing") == "corner"  # the photographer's hand, in a snapshot
         totals["own_hands"] += own
         p = max(predicted, key=lambda p: len(p["tiles"] & t["tiles"]), default=None)
         if p is None or not p["tiles"] & t["tiles"]:
+            totals["lost, every tile read: no hand read"] += all_read
             if failures is not None:
                 failures.append((table_json.get("image"), seat_no, "no hand read", t, None))
             continue
@@ -116,8 +118,21 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
         exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
         totals["hands_right"] += exact
         totals["own_hands_right"] += own and exact
+        if not exact and all_read:
+            totals[f"lost, every tile read: {_why_lost(t, p)}"] += 1
         if not exact and failures is not None:
             failures.append((table_json.get("image"), seat_no, "wrong", t, p))
+
+
+def _why_lost(truth: dict, read: dict) -> str:
+    """What went wrong with a hand whose every tile was found and read right: the reconstruction's share."""
+    if len(read["melds"]) < len(truth["melds"]):
+        return "a meld read as concealed tiles"
+    if read["tiles"] < truth["tiles"]:
+        return "tiles left out of the hand"
+    if read["tiles"] > truth["tiles"]:
+        return "other tiles in the hand"
+    return "melds or sources read wrong"
 
 
 def evaluate_tables(data: Path, finder=None, limit: int | None = None, failures: list | None = None) -> dict:
