@@ -42,6 +42,11 @@ def from_polygons(polygons) -> list[Tile]:
     return [Tile(kind, tuple(map(tuple, corners))) for kind, corners in polygons]
 
 
+def longest(line_list):
+    """The line with the most tiles: the hand under test, where walls and other rows are about."""
+    return max(line_list, key=lambda line: len(line.members))
+
+
 def read_one(tiles):
     (line,) = lines(tiles)
     return read_line(tiles, line)
@@ -119,7 +124,7 @@ def test_a_wall_touching_the_last_meld_is_not_part_of_the_hand(melds, read_as, w
     shows one face-down tile at each end, never a face-down tile after its own."""
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + melds + " " + wall, angle)
     ls = lines(tiles)
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(ls)
     r = read_line(tiles, hand)
     assert len(r.concealed) == 10 and r.problems == []
     assert [(m.kind, m.source) for m in r.melds] == read_as
@@ -133,7 +138,7 @@ def test_face_down_tiles_then_face_up_ones_beyond_a_hand_are_another_row():
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 4z | # # 8s 8s 8s", 0)
     ls = lines(tiles)
     assert sorted(len(line.members) for line in ls) == [5, 13]
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(ls)
     assert read_line(tiles, hand).problems == []
 
 
@@ -243,8 +248,7 @@ LOW_PON_BY_A_WALL = [
 
 def test_a_called_tile_beside_a_wall_stays_with_its_pon():
     tiles = from_polygons(LOW_PON_BY_A_WALL)
-    ls = lines(tiles)
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(lines(tiles))
     r = read_line(tiles, hand)
     assert r.problems == [] and len(r.concealed) == 11
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["6s", "6s", "6s"], "right")]
@@ -284,7 +288,7 @@ def test_a_far_hand_seen_from_the_side_does_not_run_on_into_the_next_row():
     tiles = from_polygons(FAR_HAND_SEEN_FROM_THE_SIDE)
     ls = lines(tiles, centre=np.array([673.0, 426.0]))
     assert sorted(len(line.members) for line in ls) == [7, 13]
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(ls)
     r = read_line(tiles, hand)
     assert r.problems == [] and len(r.concealed) == 10
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["3z", "3z", "3z"], "left")]
@@ -344,8 +348,7 @@ WALL_TILE_IN_FRONT_OF_A_GAP = [
 
 def test_a_wall_tile_off_the_row_between_hand_and_meld_is_not_in_either():
     tiles = from_polygons(WALL_TILE_IN_FRONT_OF_A_GAP)
-    ls = lines(tiles)
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(lines(tiles))
     r = read_line(tiles, hand)
     assert r.problems == [] and len(r.concealed) == 11 and len(tiles) - 1 not in hand.members
     (chi,) = r.melds
@@ -378,8 +381,7 @@ DEAD_WALL_BEHIND_MELDS = [
 
 def test_a_dead_wall_behind_the_melds_is_not_in_them():
     tiles = from_polygons(DEAD_WALL_BEHIND_MELDS)
-    ls = lines(tiles)
-    hand = max(ls, key=lambda line: len(line.members))
+    hand = longest(lines(tiles))
     r = read_line(tiles, hand)
     assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["2z", "3s"]
     assert [(m.kind, m.source) for m in r.melds] == [("chi", "left")] * 3 + [("pon", "right")]

@@ -8,7 +8,7 @@ tile) and how many quarter turns clockwise the glyph is from the crop's up (half
 that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with outputs
 ``kind_logits``, ``turn_logits`` (4) and ``features``.
 
-    python -m vision.training.classifier --data data/crops-s4 data/crops-s5 --out data/reader-v4.onnx --epochs 14
+    python -m vision.training.classifier --data data/crops-s6 data/crops-s7 --out data/reader-v5.onnx --epochs 14
 """
 from __future__ import annotations
 
