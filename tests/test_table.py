@@ -10,7 +10,9 @@ import pytest
 
 from rules.context import Context
 from test_layout import H, lay_row
+from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
 from vision.layout import Tile
+from vision.tiles import _upward
 from vision.table import read_table, score_table
 
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z (shanpon)
@@ -88,6 +90,41 @@ def test_melds_with_sources_are_read_into_the_hand():
     assert [(m["kind"], m["called"], m["source"]) for m in out["hand"]["melds"]] == [
         ("chi", "3s", "left"), ("pon", "7z", "across")]
     assert out["readout"]["tenpai"] and [w["tile"] for w in out["readout"]["waits"]] == ["5p", "8p"]
+
+
+def as_the_reader_gives_them(tiles: list[Tile]) -> list[Tile]:
+    """The tiles with those alike both ways up (2s, 8p...) turned as the reader reports them: it cannot tell
+    which way up they lie, so it points their glyph toward the photo's top (``vision.tiles``)."""
+    out = []
+    for t in tiles:
+        if t.kind in SYMMETRIC and t.kind not in QUARTER_SYMMETRIC:
+            c = max((np.roll(t.corners, -k, axis=0) for k in (0, 2)), key=_upward)
+            t = Tile(t.kind, tuple(map(tuple, c)), t.confidence)
+        out.append(t)
+    return out
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 180, 270])
+def test_a_meld_of_tiles_alike_both_ways_up_faces_its_owner_at_any_roll(degrees):
+    """The melds are 2s, 8p and 3p only: nothing in them says which way they face. The hand beside them does
+    (before, the reader's guess faced the far seat's melds the wrong way and their sources came out mirrored)."""
+    hand = lay_row("1m 2m 3m 7z 7z 7z 9m | 2s 2s> 2s | 8p> 8p 8p | 3p 3p 3p>", 0, origin=(200.0, 600.0))
+    table = read_table(as_the_reader_gives_them(turn(hand, degrees)))
+    (seat,) = [s for s in table.seats.values() if s.melds]
+    assert [(m.kind, m.called, m.source) for m in seat.melds] == [
+        ("pon", "2s", "across"), ("pon", "8p", "left"), ("pon", "3p", "right")]
+    assert kinds(table, seat.concealed) == "1m 2m 3m 7z 7z 7z 9m".split() and table.problems == []
+
+
+def test_a_far_seat_of_tiles_alike_both_ways_up_faces_the_table_centre():
+    """Whole table: the across seat's hand and pon are all 2s/8s/9s, upside down in the photo; the reader turns
+    them upright. With no glyph to say, a row faces the table's centre."""
+    tiles = whole_table() + lay_row("2s 2s 8s 8s 9s 9s 9s 4s | 6s 6s> 6s", 180, origin=(560.0, 120.0))
+    table = read_table(as_the_reader_gives_them(tiles))
+    across = table.seats["across"]
+    assert [(m.kind, m.called, m.source) for m in across.melds] == [("pon", "6s", "across")]
+    assert kinds(table, across.concealed) == "2s 2s 8s 8s 9s 9s 9s 4s".split()
+    assert all(table.tiles[i].lie == "upside-down" for i in across.concealed)
 
 
 def test_hidden_red_five_in_a_closed_kan_is_said_not_guessed():

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .classes import QUARTER_SYMMETRIC, lie_of
+from .classes import QUARTER_SYMMETRIC, SYMMETRIC, lie_of
 
 
 @dataclass(frozen=True)
@@ -187,11 +187,16 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     else:
         along = right_of(tiles[members[0]].up)
     normal = np.array([along[1], -along[0]])
-    votes = sum(float(np.sign(tiles[i].up @ normal)) for i in members
-                if tiles[i].kind != "back" and not _sideways_to(tiles[i], along))
+    votes = sum(float(np.sign(tiles[i].up @ normal)) for i in members if _votes(tiles[i], along))
     if not votes:
         return normal if normal[1] < 0 else -normal  # no face-up tile stands in it: assume it faces the camera
     return normal * np.sign(votes)
+
+
+def _votes(tile: Tile, along: np.ndarray) -> bool:
+    """Whether a tile's glyph says which way its line faces: face up, standing square in it, and not alike both
+    ways up (the reader cannot tell such a tile upside down, so its up is only a guess)."""
+    return tile.kind != "back" and (tile.fixed or tile.kind not in SYMMETRIC) and not _sideways_to(tile, along)
 
 
 def _sideways_to(tile: Tile, along: np.ndarray) -> bool:
@@ -232,8 +237,7 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
                and not tiles[i].fixed]
     if not quarter:
         return
-    plain = [i for i in members if tiles[i].kind == "back" or
-             (tiles[i].kind not in QUARTER_SYMMETRIC and not is_sideways(tiles[i], up))]
+    plain = [i for i in members if i not in quarter and (tiles[i].kind == "back" or not is_sideways(tiles[i], up))]
     place = {i: float(tiles[i].center @ right) for i in members}
     length = {i: _length_along(tiles[i], right) for i in members}
     scale = 3 * float(np.median([length[i] for i in plain or quarter]))
@@ -256,6 +260,16 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
         tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence)
 
 
+def settle_half_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
+    """Tiles alike both ways up (2s, 8p...) standing in a line face the way the line does: the reader put their
+    glyph's up toward the photo's top, a guess. Polygons in ``tiles`` are turned to match."""
+    for i in members:
+        t = tiles[i]
+        if (t.kind in SYMMETRIC and t.kind not in QUARTER_SYMMETRIC and not t.fixed and not is_sideways(t, up)
+                and float(t.up @ up) < 0):
+            tiles[i] = Tile(t.kind, tuple(map(tuple, np.roll(t.corners, -2, axis=0).tolist())), t.confidence)
+
+
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
 
@@ -274,6 +288,7 @@ def build_line(tiles: list[Tile], members: list[int], up: np.ndarray | None = No
     """Order a segment's tiles left to right in their owner's frame and pair up a kakan's stacked tiles."""
     up = line_up(tiles, members) if up is None else up
     settle_quarter_turns(tiles, members, up)
+    settle_half_turns(tiles, members, up)
     right = right_of(up)
     order = sorted(members, key=lambda i: float(tiles[i].center @ right))
     stacked: dict[int, int] = {}
@@ -311,8 +326,7 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
         for a in range(len(segs)):
             for b in range(a + 1, len(segs)):
                 if _continues(tiles, segs[a], segs[b], max_gap_tiles):
-                    members = segs[a].members + segs[b].members
-                    segs[a] = build_line(tiles, members)
+                    segs[a] = _facing_centre(tiles, segs[a].members + segs[b].members, centre)
                     del segs[b]
                     merged = True
                     break
@@ -365,8 +379,7 @@ def _off_the_row_apart(tiles: list[Tile], line: Line, backs: bool) -> list[Line]
 
 def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | None) -> Line:
     line = build_line(tiles, members)
-    if centre is None or len(members) < 2 or any(
-            tiles[i].kind != "back" and not is_sideways(tiles[i], line.up) for i in members):
+    if centre is None or len(members) < 2 or any(_votes(tiles[i], line.right) for i in members):
         return line
     normal = np.array([-line.right[1], line.right[0]])
     to_centre = centre - np.mean([tiles[i].center for i in members], axis=0)
@@ -379,8 +392,9 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
     """Whether line b continues line a: same facing, b's near end beside a's near end, a few tiles apart at
     most. Sizes are tile widths along the row; the ends may sit up to a tile apart across it, since a standing
     tile's face stands above the table while the melds beside it lie on it."""
-    if float(a.up @ b.up) < 0.8:
-        return False
+    facing = float(a.up @ b.up)
+    if facing < 0.8 and not (facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))):
+        return False  # facing apart; unless one has no glyph to say which way it faces (then it takes the other's)
     right = a.right
     width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
@@ -397,6 +411,10 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
         return False  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
     return gap < max_gap_tiles * width and offset < 1.1 * width
+
+
+def _faces_known(tiles: list[Tile], line: Line) -> bool:
+    return any(_votes(tiles[i], line.right) for i in line.tiles)
 
 
 def _pitch(tiles: list[Tile], parts: list[Line], right: np.ndarray) -> float:
