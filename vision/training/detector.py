@@ -11,6 +11,9 @@ ultralytics' `yolo11n-obb.yaml` (no download: weights start from scratch or from
     # resume a stopped run, or go on from a checkpoint on more data (several folders train together):
     python -m vision.training.detector --data ... --weights runs/detector/weights/last.pt --resume
     python -m vision.training.detector --data data/win416 data/spread416 --weights models/tile_detector.pt
+    # go on from the shipped weights at a low rate, for a fixed time:
+    python -m vision.training.detector --data data/win416 data/win-corner --weights models/tile_detector.pt \
+        --lr0 0.0003 --hours 0.9 --out data/detector-v2.onnx --name detector-v2
 """
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ os.environ.setdefault("YOLO_OFFLINE", "1")  # never fetch weights or fonts
 
 
 def train(data: Path, epochs: int, imgsz: int, batch: int, weights: Path | None, resume: bool, project: Path,
-          name: str, workers: int, device: str, fraction: float = 1.0):
+          name: str, workers: int, device: str, fraction: float = 1.0, lr0: float | None = None,
+          hours: float | None = None):
     from ultralytics import YOLO
     from ultralytics.utils import torch_utils
 
@@ -40,10 +44,16 @@ def train(data: Path, epochs: int, imgsz: int, batch: int, weights: Path | None,
         return model.train(resume=True)
     model = YOLO("yolo11n-obb.yaml") if weights is None else YOLO(str(weights))
     model.add_callback("on_pretrain_routine_start", keep_workers)
-    return model.train(
+    # going on from our own weights: a low rate and no warm-up, or the restart undoes what was learnt
+    rate = {} if lr0 is None else {"optimizer": "AdamW", "lr0": lr0, "warmup_epochs": 0.0}
+    if hours is not None:
+        rate["time"] = hours  # ultralytics fits the epochs, and the rate's decay, into this many hours
+    return model.train(**{"warmup_epochs": min(3.0, epochs / 8), **rate},
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
-        project=str(project), name=name, exist_ok=True, fraction=fraction, pretrained=False, amp=False, plots=False,
-        cache="ram", patience=0, close_mosaic=max(1, epochs // 10), warmup_epochs=min(3.0, epochs / 8),
+        # pretrained=False would make ultralytics drop the weights just loaded and start from scratch
+        project=str(project), name=name, exist_ok=True, fraction=fraction, pretrained=weights is not None,
+        amp=False, plots=False,
+        cache="ram", patience=0, close_mosaic=max(1, epochs // 10),
         # tiles lie at any angle and either way up: rotate and flip freely; colour jitter for lighting and sets
         degrees=180, fliplr=0.5, flipud=0.5, scale=0.5, translate=0.1, mosaic=1.0,
         hsv_h=0.03, hsv_s=0.6, hsv_v=0.45)
@@ -83,6 +93,9 @@ def main() -> None:
     ap.add_argument("--fraction", type=float, default=1.0, help="train on this share of the training images")
     ap.add_argument("--weights", type=Path, default=None, help="start from this checkpoint instead of scratch")
     ap.add_argument("--resume", action="store_true", help="resume the interrupted run of --weights")
+    ap.add_argument("--lr0", type=float, default=None,
+                    help="AdamW rate with no warm-up, for going on from --weights (default: ultralytics' choice)")
+    ap.add_argument("--hours", type=float, default=None, help="stop after this many hours (epochs are fitted)")
     ap.add_argument("--project", type=Path, default=Path("runs"))
     ap.add_argument("--name", default="detector")
     ap.add_argument("--out", type=Path, default=Path("models/tile_detector.onnx"))
@@ -90,7 +103,7 @@ def main() -> None:
     t0 = time.time()
     data = merged_yaml(args.data, args.project.resolve() / f"{args.name}-data.yaml")
     train(data.resolve(), args.epochs, args.imgsz, args.batch, args.weights, args.resume,
-          args.project.resolve(), args.name, args.workers, args.device, args.fraction)
+          args.project.resolve(), args.name, args.workers, args.device, args.fraction, args.lr0, args.hours)
     best = args.project.resolve() / args.name / "weights" / "best.pt"
     export(best, args.out, args.imgsz)
     shutil.copyfile(best, args.out.with_suffix(".pt"))  # the checkpoint the next training run starts from
