@@ -36,6 +36,16 @@ def test_detector_trains_on_generated_windows_and_exports_an_onnx_the_run_time_l
     data = training.merged_yaml([Path("win")], tmp_path / "data.yaml")
     training.train(data, epochs=1, imgsz=256, batch=4, weights=None, resume=False, project=tmp_path / "runs",
                    name="d", workers=0, device="cpu")
+    # going on from those weights starts from them (ultralytics drops loaded weights when pretrained=False):
+    # at a vanishing rate the first layer's weights come out as they went in, not freshly initialised
+    first = tmp_path / "runs/d/weights/last.pt"
+    training.train(data, epochs=1, imgsz=256, batch=4, weights=first, resume=False, project=tmp_path / "runs",
+                   name="again", workers=0, device="cpu", lr0=1e-12)
+    from ultralytics import YOLO
+
+    before, after = (YOLO(str(p)).model.model[0].conv.weight.detach() for p in (first, tmp_path /
+                                                                               "runs/again/weights/last.pt"))
+    assert float((before - after).abs().max()) < 1e-4 * float(before.abs().max())
     onnx = training.export(tmp_path / "runs/d/weights/last.pt", tmp_path / "det.onnx", 256)
     out = TileDetector(onnx).session.run(None, {"images": np.zeros((1, 3, 256, 320), np.float32)})[0]
     assert out.shape[:2] == (1, 6)  # cx, cy, w, h, the tile score, the angle
