@@ -69,11 +69,14 @@ class TileDetector:
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
         found = self.detect_at(image, size, conf, iou)
-        px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
-        if px < MIN_TILE_PX:  # none found may mean tiles too small to see at this size
+        for _ in range(2):  # boxes on tiles too small to see misjudge their size: judge again from the larger pass
+            px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
+            if px >= MIN_TILE_PX:  # none found may mean tiles too small to see at this size
+                break
             bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px) if px else MAX_SIZE)
-            if bigger > size:
-                found = self.detect_at(image, bigger, conf, iou) or found
+            if bigger <= size:
+                break
+            found, size = self.detect_at(image, bigger, conf, iou) or found, bigger
         return found
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
