@@ -69,9 +69,11 @@ class TileDetector:
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
         found = self.detect_at(image, size, conf, iou)
-        for _ in range(2):  # boxes on tiles too small to see misjudge their size: judge again from the larger pass
+        # none found, or narrow ones, may mean tiles too small to see at this size: read the photo again larger.
+        # Boxes on tiles too small to see misjudge their size, so judge once more from the larger pass
+        for _ in range(2):
             px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
-            if px >= MIN_TILE_PX:  # none found may mean tiles too small to see at this size
+            if px >= MIN_TILE_PX:
                 break
             bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px) if px else MAX_SIZE)
             if bigger <= size:

@@ -267,7 +267,8 @@ def settle_half_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> 
         t = tiles[i]
         if (t.kind in SYMMETRIC and t.kind not in QUARTER_SYMMETRIC and not t.fixed and not is_sideways(t, up)
                 and float(t.up @ up) < 0):
-            tiles[i] = Tile(t.kind, tuple(map(tuple, np.roll(t.corners, -2, axis=0).tolist())), t.confidence)
+            tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in np.roll(t.corners, -2, axis=0)),
+                            t.confidence)
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
@@ -379,7 +380,7 @@ def _off_the_row_apart(tiles: list[Tile], line: Line, backs: bool) -> list[Line]
 
 def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | None) -> Line:
     line = build_line(tiles, members)
-    if centre is None or len(members) < 2 or any(_votes(tiles[i], line.right) for i in members):
+    if centre is None or len(members) < 2 or _faces_known(tiles, line):
         return line
     normal = np.array([-line.right[1], line.right[0]])
     to_centre = centre - np.mean([tiles[i].center for i in members], axis=0)
@@ -393,8 +394,10 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
     most. Sizes are tile widths along the row; the ends may sit up to a tile apart across it, since a standing
     tile's face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
-    if facing < 0.8 and not (facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))):
-        return False  # facing apart; unless one has no glyph to say which way it faces (then it takes the other's)
+    # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's)
+    unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
+    if facing < 0.8 and not unknown_facing:
+        return False
     right = a.right
     width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
@@ -414,6 +417,7 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
 
 
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
+    """Whether some tile of the line says which way it faces (``_votes``)."""
     return any(_votes(tiles[i], line.right) for i in line.tiles)
 
 

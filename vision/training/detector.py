@@ -44,16 +44,16 @@ def train(data: Path, epochs: int, imgsz: int, batch: int, weights: Path | None,
         return model.train(resume=True)
     model = YOLO("yolo11n-obb.yaml") if weights is None else YOLO(str(weights))
     model.add_callback("on_pretrain_routine_start", keep_workers)
-    # going on from our own weights: a low rate and no warm-up, or the restart undoes what was learnt
-    rate = {} if lr0 is None else {"optimizer": "AdamW", "lr0": lr0, "warmup_epochs": 0.0}
+    options = {"warmup_epochs": min(3.0, epochs / 8)}
+    if lr0 is not None:  # going on from our own weights: a low rate and no warm-up, or the restart undoes them
+        options.update(optimizer="AdamW", lr0=lr0, warmup_epochs=0.0)
     if hours is not None:
-        rate["time"] = hours  # ultralytics fits the epochs, and the rate's decay, into this many hours
-    return model.train(**{"warmup_epochs": min(3.0, epochs / 8), **rate},
+        options["time"] = hours  # ultralytics fits the epochs, and the rate's decay, into this many hours
+    return model.train(
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
         # pretrained=False would make ultralytics drop the weights just loaded and start from scratch
         project=str(project), name=name, exist_ok=True, fraction=fraction, pretrained=weights is not None,
-        amp=False, plots=False,
-        cache="ram", patience=0, close_mosaic=max(1, epochs // 10),
+        amp=False, plots=False, cache="ram", patience=0, close_mosaic=max(1, epochs // 10), **options,
         # tiles lie at any angle and either way up: rotate and flip freely; colour jitter for lighting and sets
         degrees=180, fliplr=0.5, flipud=0.5, scale=0.5, translate=0.1, mosaic=1.0,
         hsv_h=0.03, hsv_s=0.6, hsv_v=0.45)
