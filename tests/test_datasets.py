@@ -321,3 +321,43 @@ def test_hand_tiles_missed_or_misread_are_counted_where_the_hand_is_lost(shared,
     n = sum(len(h["tiles"]) for h in hands.values())
     assert (totals["hand_tiles"], totals["hand_tiles_found"], totals["hand_tiles_read"]) == (n, n - 1, n - 2)
     assert totals["hands_all_read"] == len(hands) - 1
+
+
+@pytest.mark.parametrize("angle", [0, 30, 90, 135, 180, 270])
+def test_scene_crops_cut_a_tile_at_any_roll_and_stand_its_glyph_upright(angle):
+    from datasets.scene_crops import cut
+
+    image = np.full((240, 240, 3), 90, np.uint8)
+    t = np.radians(angle)
+    right, down = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])  # the glyph's axes
+    centre = np.array([120.0, 120.0])
+
+    def at(x, y):  # a point of the face, x across (-15..15), y down the glyph (-20..20)
+        return centre + x * right + y * down
+
+    polygon = np.array([at(-15, -20), at(15, -20), at(15, 20), at(-15, 20)])  # TL TR BR BL as the glyph reads
+    cv2.fillConvexPoly(image, np.round(polygon[[0, 1]].tolist() + [at(15, 0), at(-15, 0)]).astype(np.int32),
+                       (0, 0, 255))  # top half red (BGR)
+    cv2.fillConvexPoly(image, np.round([at(-15, 0), at(15, 0)] + polygon[[2, 3]].tolist()).astype(np.int32),
+                       (255, 0, 0))  # bottom half blue
+    crop = cut(image, polygon, np.random.default_rng(0)).astype(int)
+    h = crop.shape[0]
+    assert crop.shape[0] > crop.shape[1]
+    top, bottom = crop[: h // 3].mean((0, 1)), crop[-h // 3:].mean((0, 1))
+    assert top[2] > top[0] + 100 and bottom[0] > bottom[2] + 100
+
+
+def test_scene_crops_take_labelled_tiles_of_generated_scenes_into_class_folders(shared, tmp_path):
+    from datasets import scene_crops
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "2", "--seed", "5", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile"])
+    scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "12",
+                      "--workers", "1", "--shared", str(shared)])
+    files = list((tmp_path / "crops").glob("*/*/*.jpg"))
+    assert 12 < len(files) <= 24
+    assert {p.parent.name for p in files} <= set(CLASSES) and {p.parent.parent.name for p in files} <= {"train", "val"}
+    tables = [json.loads(p.read_text()) for p in (tmp_path / "scenes").rglob("tables/*/*.json")]
+    labelled = {t["index"]: {a["cls"] for a in t["tiles"] if a["labelled"]} for t in tables}
+    for p in files:
+        assert p.parent.name in labelled[int(p.stem.split("_")[0])]
