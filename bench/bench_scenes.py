@@ -5,6 +5,7 @@ framings, 1024 px; `datasets.evaluate` says how detections are matched and count
 scene.
 
     python bench/bench_scenes.py [--n 200] [--seed 1000] [--data DIR] [--shared ../shared]
+    python bench/bench_scenes.py --data DIR --true-boxes    # the reader alone: tiles cut from their true polygons
 """
 from __future__ import annotations
 
@@ -21,13 +22,46 @@ from datasets.evaluate import evaluate  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
+def read_true_boxes(data: Path) -> None:
+    """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by the reader:
+    what the reader gets right with a perfect detector, by how the tile lies."""
+    import collections
+    import json
+
+    import cv2
+    import numpy as np
+
+    from datasets.scene_crops import detection_cut
+
+    reader = TileFinder().reader
+    right, total = collections.Counter(), collections.Counter()
+    for path in sorted(data.glob("tables/*/*.json")):
+        table = json.loads(path.read_text())
+        image = cv2.imread(str(data / table["image"]))
+        tiles = [t for t in table["tiles"] if t["labelled"]]
+        crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
+        for t, r in zip(tiles, reader.read(crops)):
+            for key in ("all", t["lie"]):
+                right[key] += r.kind == t["cls"]
+                total[key] += 1
+    print(f"command: python bench/bench_scenes.py --data {data} --true-boxes   ({reader.path.name})")
+    for key in total:
+        print(f"read correctly from the true polygons, {key}: {right[key]}/{total[key]} = "
+              f"{right[key] / total[key]:.2%}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--data", type=Path, default=None, help="an existing generate folder (default: make one)")
     ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--true-boxes", action="store_true", help="read tiles cut from their true polygons (needs --data)")
     args = ap.parse_args()
+    if args.true_boxes:
+        if args.data is None:
+            ap.error("--true-boxes needs --data")
+        return read_true_boxes(args.data)
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data
         if data is None:

@@ -38,13 +38,18 @@ def glyph_turn(corners: np.ndarray, polygon: np.ndarray) -> int:
     return int(np.argmin([np.abs(np.roll(corners, -k, axis=0) - polygon).sum() for k in range(4)]))
 
 
+def detection_cut(image: np.ndarray, polygon: np.ndarray) -> tuple[np.ndarray, int]:
+    """The crop the run time reads for a detection of exactly this face polygon, and its glyph's turn."""
+    centre, size, angle = cv2.minAreaRect(polygon.astype(np.float32))
+    corners = upright_corners(Detection(centre, size, angle, 1.0))
+    return straighten(image, corners), glyph_turn(corners, polygon)
+
+
 def cut(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A tile cut as the run time cuts a detection of it, turned back to stand upright."""
     short = min(np.linalg.norm(polygon[1] - polygon[0]), np.linalg.norm(polygon[3] - polygon[0]))
-    moved = (polygon + rng.normal(0, CORNER_JITTER * short, polygon.shape)).astype(np.float32)
-    centre, size, angle = cv2.minAreaRect(moved)
-    corners = upright_corners(Detection(centre, size, angle, 1.0))
-    return quarter_turned(straighten(image, corners), -glyph_turn(corners, polygon))
+    crop, turn = detection_cut(image, polygon + rng.normal(0, CORNER_JITTER * short, polygon.shape))
+    return quarter_turned(crop, -turn)
 
 
 def write_scene(job: tuple) -> int:
