@@ -1,6 +1,6 @@
 """Tile crops cut from generated scenes the way the run time cuts them, for the tile reader.
 
-    python -m datasets.scene_crops --src data/synth-obb --out data/scrops-0 --per-scene 20 [--seed 0]
+    python -m datasets.scene_crops --src data/synth-obb --out data/scrops-0 --per-scene 16 [--seed 0]
 
 Why: the reader learnt on near-frontal crops of short rows (``datasets.crops``) reads 99.6 % of those, but only
 about 90 % of the tiles of generated table scenes even when cut from their true polygons (seed 9 snapshots):
@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", type=Path, required=True, help="scenes written by datasets.generate")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--per-scene", type=int, default=20, help="at most this many tiles per scene, picked at random")
+    ap.add_argument("--per-scene", type=int, default=16, help="at most this many tiles per scene, picked at random")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
