@@ -64,3 +64,19 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     files = sorted((tmp_path / "crops").glob("val/*/*.jpg"))[:5]
     readings = TileReader(tmp_path / "reader.onnx").read([cv2.imread(str(p)) for p in files])
     assert len(readings) == len(files) and all(0 < r.confidence <= 1 for r in readings)
+    # the torch weights saved beside the ONNX are the trained model: the next run can go on from them
+    import torch
+
+    from vision.reader import preprocess
+
+    model = classifier.build_model()
+    model.load_state_dict(torch.load(tmp_path / "reader.pt", map_location="cpu"))
+    model.eval()
+    batch = np.stack([preprocess(cv2.imread(str(p)), TileReader(tmp_path / "reader.onnx").size) for p in files])
+    with torch.no_grad():
+        torch_logits = model(torch.from_numpy(batch))[0].numpy()
+    onnx_logits = TileReader(tmp_path / "reader.onnx")._run(list(batch.transpose(0, 2, 3, 1) * 255))["kind_logits"]
+    assert np.allclose(torch_logits, onnx_logits, atol=1e-3)
+    with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
+        classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
+                         log=lambda *_: None, weights=tmp_path / "missing.pt")

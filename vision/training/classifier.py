@@ -6,9 +6,10 @@ the run time does with a tile whose box is wider than tall (a tile lying upright
 lying sideways), so the network learns two things: the kind (38 classes: 34 kinds, 3 red fives, a face-down
 tile) and how many quarter turns clockwise the glyph is from the crop's up (half-turns are not counted for kinds
 that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Output: an ONNX file with outputs
-``kind_logits``, ``turn_logits`` (4) and ``features``.
+``kind_logits``, ``turn_logits`` (4) and ``features``, and the torch weights beside it (``.pt``).
 
-    python -m vision.training.classifier --data data/crops-s6 data/crops-s7 --out data/reader-v5.onnx --epochs 14
+    python -m vision.training.classifier --data data/crops-s6 data/crops-s7 data/scrops-0 data/scrops-3 \
+        --out data/reader-v6.onnx --epochs 10 [--weights data/reader-PREVIOUS.pt]
 """
 from __future__ import annotations
 
@@ -127,7 +128,9 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 
 def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int,
-          size: tuple[int, int] = (INPUT_H, INPUT_W), log=print) -> dict:
+          size: tuple[int, int] = (INPUT_H, INPUT_W), log=print, weights: Path | None = None) -> dict:
+    """Train, export ``out`` (ONNX) and save the torch weights beside it (``out`` with ``.pt``): the next run
+    can go on from them (``weights``) instead of starting from scratch."""
     import torch
     import torch.nn.functional as F
 
@@ -138,6 +141,8 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     x_val, y_val = _concat([load_split(d / "val", size) for d in folders])
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops")
     model = build_model()
+    if weights is not None:
+        model.load_state_dict(torch.load(weights, map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -168,6 +173,7 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
         log(f"epoch {epoch + 1}/{epochs} loss {total / len(y_train):.4f} val acc {acc:.4f} "
             f"(turned crops: turn right {turn_acc:.4f}) ({time.time() - t0:.0f} s)")
     export(model, out, size)
+    torch.save(model.state_dict(), out.with_suffix(".pt"))
     return {"train_crops": int(len(y_train)), "val_crops": int(len(y_val)), "history": history}
 
 
@@ -226,6 +232,7 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--weights", type=Path, default=None, help="start from these torch weights (a run's .pt)")
     ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
     args = ap.parse_args()
     if args.add_features:
@@ -234,7 +241,7 @@ def main() -> None:
         ap.error("--data is required")
     size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
-    report = train(args.data, args.out, args.epochs, args.batch, args.seed, size)
+    report = train(args.data, args.out, args.epochs, args.batch, args.seed, size, weights=args.weights)
     report["input_size"] = list(size)
     report["seconds"] = round(time.time() - t0)
     (args.out.with_suffix(".train.json")).write_text(json.dumps(report, indent=1))
