@@ -18,32 +18,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from datasets.evaluate import evaluate  # noqa: E402
+from datasets.evaluate import evaluate, read_true_boxes  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
-def read_true_boxes(data: Path) -> None:
-    """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by the reader:
-    what the reader gets right with a perfect detector, by how the tile lies."""
-    import collections
-    import json
-
-    import cv2
-    import numpy as np
-
-    from datasets.scene_crops import detection_cut
-
+def print_true_boxes(data: Path) -> None:
     reader = TileFinder().reader
-    right, total = collections.Counter(), collections.Counter()
-    for path in sorted(data.glob("tables/*/*.json")):
-        table = json.loads(path.read_text())
-        image = cv2.imread(str(data / table["image"]))
-        tiles = [t for t in table["tiles"] if t["labelled"]]
-        crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
-        for t, r in zip(tiles, reader.read(crops)):
-            for key in ("all", t["lie"]):
-                right[key] += r.kind == t["cls"]
-                total[key] += 1
+    right, total = read_true_boxes(reader, data)
     print(f"command: python bench/bench_scenes.py --data {data} --true-boxes   ({reader.path.name})")
     for key in total:
         print(f"read correctly from the true polygons, {key}: {right[key]}/{total[key]} = "
@@ -61,7 +42,7 @@ def main() -> None:
     if args.true_boxes:
         if args.data is None:
             ap.error("--true-boxes needs --data")
-        return read_true_boxes(args.data)
+        return print_true_boxes(args.data)
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data
         if data is None:

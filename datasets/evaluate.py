@@ -4,6 +4,7 @@ A detection matches a labelled tile when their face polygons overlap with IoU >=
 first). Counted: labelled tiles found; of those, read correctly (kind, red fives apart) and with the right lie
 (for kinds that look the same both ways up, only sideways or not); detections that overlap no tile in view at all
 (IoU < 0.3 with every tile, labelled or not). Used by ``bench/bench_scenes.py`` and the tests.
+``read_true_boxes`` measures the reader alone, as if the detector were perfect.
 """
 from __future__ import annotations
 
@@ -64,3 +65,21 @@ def evaluate(finder, data: Path) -> dict:
             totals["lie"] += same_lie(truth[i]["lie"], tile.lie, kind)
     totals["scenes"] = len(times)
     return dict(totals=totals, confusions=confusions, median_ms=statistics.median(times) if times else 0.0)
+
+
+def read_true_boxes(reader, data: Path) -> tuple[collections.Counter, collections.Counter]:
+    """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``:
+    tiles read right and tiles seen, overall (``all``) and by how they lie."""
+    from .scene_crops import detection_cut
+
+    right, total = collections.Counter(), collections.Counter()
+    for path in sorted(data.glob("tables/*/*.json")):
+        table = json.loads(path.read_text())
+        image = cv2.imread(str(data / table["image"]))
+        tiles = [t for t in table["tiles"] if t["labelled"]]
+        crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
+        for t, r in zip(tiles, reader.read(crops)):
+            for key in ("all", t["lie"]):
+                right[key] += r.kind == t["cls"]
+                total[key] += 1
+    return right, total

@@ -361,3 +361,22 @@ def test_scene_crops_take_labelled_tiles_of_generated_scenes_into_class_folders(
     labelled = {t["index"]: {a["cls"] for a in t["tiles"] if a["labelled"]} for t in tables}
     for p in files:
         assert p.parent.name in labelled[int(p.stem.split("_")[0])]
+
+
+def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
+    from datasets.evaluate import read_true_boxes
+    from vision.reader import Reading
+
+    class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
+        def read(self, crops):
+            assert all(c.ndim == 3 and c.shape[0] >= c.shape[1] for c in crops)  # portrait crops, as the run time
+            return [Reading("back", 1.0, (0,)) for _ in crops]
+
+    generate.main(["--out", str(tmp_path), "--n", "2", "--seed", "5", "--workers", "1", "--shared", str(shared),
+                   "--format", "obb", "--classes", "tile"])
+    tiles = [a for p in tmp_path.rglob("tables/*/*.json") for a in json.loads(p.read_text())["tiles"] if a["labelled"]]
+    right, total = read_true_boxes(ReadsBack(), tmp_path)
+    assert total["all"] == len(tiles) > 0
+    assert right["all"] == sum(a["cls"] == "back" for a in tiles)
+    for lie in {a["lie"] for a in tiles}:
+        assert total[lie] == sum(a["lie"] == lie for a in tiles)
