@@ -3,7 +3,8 @@
     python -m datasets.scene_crops --src data/synth-obb --out data/scrops-0 --per-scene 16 [--seed 0]
 
 Why: the reader learnt on near-frontal crops of short rows (``datasets.crops``) reads 99.6 % of those, but only
-about 90 % of the tiles of generated table scenes even when cut from their true polygons (seed 9 snapshots):
+about 90 % of the tiles of generated table scenes even when cut from their true polygons (seed 9 snapshots,
+``python bench/bench_scenes.py --data data/dev-corner --true-boxes`` with reader v5):
 small far tiles, tiles seen at a low angle, sideways and upside-down tiles, tiles partly hidden by their
 neighbours. Here each labelled tile of a scene is cut as ``vision.tiles`` cuts a detection: its face polygon,
 each corner moved by a few percent of the tile's size (a detector's box is not exact), made a rotated rectangle,
