@@ -11,7 +11,9 @@ each corner moved by a few percent of the tile's size (a detector's box is not e
 turned long side vertical, warped by ``straighten``; then turned back so its glyph stands upright, as the crops
 of ``datasets.crops`` are (training turns it again at random, ``TURN_P``). Same folder layout:
 ``DIR/{train,val}/{class}/NAME.jpg``; a scene's val/train split is the one ``generate`` gave it.
-Face-down tiles of sets with white backs are left out, as in ``datasets.crops``. Deterministic for
+Face-down tiles of sets with white backs are left out, as in ``datasets.crops``. A whole table shows dozens of
+face-down tiles (walls, the other hands): ``--max-backs`` keeps at most that many of a scene's picks face down,
+so the picks go to faces instead (reader v7). Deterministic for
 (seed, scene index); existing crops are kept.
 """
 from __future__ import annotations
@@ -54,7 +56,7 @@ def cut(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> np.
 
 
 def write_scene(job: tuple) -> int:
-    src, out, table_path, per_scene, seed, shared = job
+    src, out, table_path, per_scene, max_backs, seed, shared = job
     done = out / ".done" / table_path.parent.name / table_path.stem
     if done.exists():
         return 0
@@ -64,7 +66,11 @@ def write_scene(job: tuple) -> int:
     style = sample_style(np.random.default_rng([table["seed"], table["index"] // SET_EVERY, 1]), shared)
     tiles = [t for t in table["tiles"] if t["labelled"] and not (t["cls"] == "back" and style.blank_back)]
     image = cv2.imread(str(src / table["image"]))
-    for k in rng.permutation(len(tiles))[:per_scene]:
+    picks = rng.permutation(len(tiles))
+    if max_backs is not None:
+        backs = [k for k in picks if tiles[k]["cls"] == "back"][:max_backs]
+        picks = [k for k in picks if tiles[k]["cls"] != "back" or k in backs]
+    for k in picks[:per_scene]:
         t = tiles[k]
         crop = cut(image, np.array(t["polygon"], dtype=np.float64), rng)
         folder = out / table_path.parent.name / t["cls"]
@@ -81,6 +87,7 @@ def main(argv=None) -> None:
     ap.add_argument("--src", type=Path, required=True, help="scenes written by datasets.generate")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--per-scene", type=int, default=16, help="at most this many tiles per scene, picked at random")
+    ap.add_argument("--max-backs", type=int, default=None, help="at most this many face-down tiles per scene")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
@@ -89,7 +96,7 @@ def main(argv=None) -> None:
     tables = sorted(args.src.glob("tables/*/*.json"))
     if not tables:
         ap.error(f"no scenes under {args.src}/tables: make them with python -m datasets.generate")
-    jobs = [(args.src, args.out, p, args.per_scene, args.seed, shared) for p in tables]
+    jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared) for p in tables]
     run_jobs(write_scene, jobs, args.workers, "scenes cut")
 
 

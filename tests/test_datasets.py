@@ -1,6 +1,7 @@
 """Synthetic data generator: labels agree with the pixels drawn, tables are real hands, files parse, output is
 deterministic. Expected values come from geometry chosen here or from the pixels, never from the labeller."""
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -361,6 +362,21 @@ def test_scene_crops_take_labelled_tiles_of_generated_scenes_into_class_folders(
     labelled = {t["index"]: {a["cls"] for a in t["tiles"] if a["labelled"]} for t in tables}
     for p in files:
         assert p.parent.name in labelled[int(p.stem.split("_")[0])]
+
+
+def test_scene_crops_keep_at_most_max_backs_face_down_tiles_of_a_scene(shared, tmp_path):
+    from datasets import scene_crops
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "2", "--seed", "8", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "table"])
+    runs = {"all": None, "capped": "1"}
+    for name, cap in runs.items():
+        scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / name), "--per-scene", "400",
+                          "--workers", "1", "--shared", str(shared)] + (["--max-backs", cap] if cap else []))
+    backs = {name: Counter(p.stem.split("_")[0] for p in (tmp_path / name).glob("*/back/*.jpg")) for name in runs}
+    faces = {name: len([p for p in (tmp_path / name).glob("*/*/*.jpg") if p.parent.name != "back"]) for name in runs}
+    assert max(backs["all"].values()) > 1  # whole tables show walls of face-down tiles
+    assert max(backs["capped"].values()) == 1 and faces["capped"] == faces["all"]
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
