@@ -386,3 +386,20 @@ def test_a_dead_wall_behind_the_melds_is_not_in_them():
     assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["2z", "3s"]
     assert [(m.kind, m.source) for m in r.melds] == [("chi", "left")] * 3 + [("pon", "right")]
     assert not set(hand.members) & set(range(len(tiles) - 4, len(tiles)))
+
+
+
+def test_a_hand_whose_boxes_lean_off_their_row_is_one_line():
+    """The detector's boxes on a snapshot's hand (generated scene 36 of seed 9, detector v2): the faces, seen
+    aslant, are sheared, and their rotated rectangles lean up to 35 degrees off the row (4p, 9s, 6z). Each box
+    was once measured along its own lean alone, and 4p and 9s fell out of the hand."""
+    hand = from_polygons([
+        ("9m", [(512, 421), (564, 408), (574, 450), (523, 463)]), ("9m", [(464, 424), (514, 414), (523, 457), (473, 468)]),
+        ("7m", [(413, 426), (466, 418), (473, 460), (420, 468)]), ("1z", [(818, 378), (862, 382), (858, 430), (814, 427)]),
+        ("2m", [(363, 439), (414, 428), (421, 465), (371, 476)]), ("9s", [(756, 400), (800, 372), (826, 413), (783, 441)]),
+        ("4s", [(711, 396), (761, 389), (767, 433), (717, 440)]), ("3z", [(914, 370), (963, 370), (963, 416), (913, 416)]),
+        ("1s", [(667, 398), (717, 396), (719, 444), (669, 446)]), ("6z", [(1011, 373), (993, 419), (952, 403), (970, 358)]),
+        ("4p", [(610, 419), (653, 390), (680, 430), (637, 459)]), ("1z", [(875, 368), (920, 387), (902, 432), (857, 414)]),
+        ("3p", [(567, 408), (618, 409), (617, 451), (566, 450)])])
+    (line,) = lines(hand)
+    assert kinds(hand, line.tiles) == ["2m", "7m", "9m", "9m", "3p", "4p", "1s", "4s", "9s", "1z", "1z", "3z", "6z"]

@@ -9,7 +9,7 @@ import pytest
 from vision.detector import Detection, TileDetector, letterbox
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import straighten, tiles_json, upright_corners
+from vision.tiles import square_up, straighten, tiles_json, upright_corners
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -29,6 +29,28 @@ def test_upright_corners_put_the_long_side_vertical_and_the_top_up(angle, size):
     ref = cv2.boxPoints(((200.0, 150.0), size, float(angle)))
     assert all(np.linalg.norm(ref - p, axis=1).min() < 1e-3 for p in c)
 
+
+
+def _quarter_off(a: float, b: float) -> float:
+    """How far apart two box angles are, modulo a quarter turn (degrees)."""
+    return abs((a - b + 45) % 90 - 45)
+
+
+def test_square_up_turns_a_near_square_box_to_its_row_and_leaves_sure_ones_alone():
+    row = [Detection((100.0 + 42 * i, 200.0), (40.0, 44.0), 8.0, 0.9) for i in range(5)]  # seen steeply: near square
+    row[2] = Detection(row[2].center, (41.0, 43.0), 50.0, 0.9)  # on its corner: 42 degrees off modulo 90
+    sure = Detection((500.0, 200.0), (30.0, 45.0), 30.0, 0.9)  # elongated: its angle is not a guess
+    alone = Detection((900.0, 600.0), (40.0, 42.0), 37.0, 0.9)  # no neighbour to ask
+    out = square_up(row + [sure, alone])
+    assert _quarter_off(out[2].angle, 8.0) < 1.0 and out[2].center == row[2].center and out[2].size == row[2].size
+    assert [d.angle for d in out[:2] + out[3:5]] == [8.0] * 4
+    assert out[5] == sure and out[6] == alone
+
+
+def test_square_up_leaves_a_box_whose_neighbours_disagree():
+    neighbours = [Detection((100.0, 200.0), (30.0, 45.0), 0.0, 0.9), Detection((184.0, 200.0), (30.0, 45.0), 45.0, 0.9)]
+    middle = Detection((142.0, 200.0), (40.0, 42.0), 20.0, 0.9)
+    assert square_up(neighbours + [middle])[2] == middle
 
 def test_straighten_turns_a_tilted_tile_upright():
     img = np.full((300, 300, 3), 40, np.uint8)

@@ -142,9 +142,11 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     axes = [_row_direction(t) for t in tiles]
     for i in range(len(tiles)):
         for j in range(i + 1, len(tiles)):
-            if abs(float(axes[i] @ axes[j])) < 0.9:
+            cos = float(axes[i] @ axes[j])
+            if abs(cos) < 0.8:
                 continue
-            if _side_by_side(tiles[i], tiles[j], axes[i], max_gap, 0.4):
+            along = axes[i] + np.sign(cos) * axes[j]  # halfway: a sheared face's box leans off its row
+            if _side_by_side(tiles[i], tiles[j], along / np.linalg.norm(along), max_gap, 0.4):
                 parent[find(i)] = find(j)
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
     # continues: it is alone in its first-pass group, or one of two (the stack). So do a closed kan's two
