@@ -111,6 +111,18 @@ def test_several_melds_touching_each_other():
     assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left"), ("pon", "right")]
 
 
+
+@pytest.mark.parametrize("first", ["melds", "drawn", "hand"])
+def test_a_drawn_tile_set_apart_between_hand_and_melds_is_in_the_hand_whatever_the_tiles_order(first):
+    """A drawn tile is laid a little apart from the hand, and the melds a little further: the hand and the melds
+    are near enough to join, and so they did before the drawn tile when their tiles came first."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 7z | 4p> 4p 4p", 30, gap_between=0.5)
+    hand, drawn, meld = tiles[:10], tiles[10:11], tiles[11:]
+    tiles = {"melds": meld + hand + drawn, "drawn": drawn + meld + hand, "hand": hand + meld + drawn}[first]
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "7z"]
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "left")]
+
 @pytest.mark.parametrize("angle", ANGLES)
 @pytest.mark.parametrize("melds, read_as", [
     ("5p 5p 5p>", [("pon", "right")]),

@@ -323,18 +323,14 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
     A segment with no face-up tile standing square in it has no glyph to say whom it faces; given the table's
     ``centre``, it faces the centre (its owner sits on the far side from it)."""
     segs = [_facing_centre(tiles, s, centre) for s in segments(tiles)]
-    merged = True
-    while merged:
-        merged = False
-        for a in range(len(segs)):
-            for b in range(a + 1, len(segs)):
-                if _continues(tiles, segs[a], segs[b], max_gap_tiles):
-                    segs[a] = _facing_centre(tiles, segs[a].members + segs[b].members, centre)
-                    del segs[b]
-                    merged = True
-                    break
-            if merged:
-                break
+    while True:  # the nearest pair first: a drawn tile between a hand and its melds joins before they meet
+        joins = [(gap, a, b) for a in range(len(segs)) for b in range(a + 1, len(segs))
+                 if (gap := _join_gap(tiles, segs[a], segs[b], max_gap_tiles)) is not None]
+        if not joins:
+            break
+        _, a, b = min(joins)
+        segs[a] = _facing_centre(tiles, segs[a].members + segs[b].members, centre)
+        del segs[b]
     parts = [part for line in segs for part in _trailing_backs_apart(tiles, line)]
     for backs in (True, False, True):  # a face-down stray may sit beside a face-up one: once more when it is gone
         parts = [part for line in parts for part in _off_the_row_apart(tiles, line, backs)]
@@ -391,15 +387,15 @@ def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | N
     return build_line(tiles, members, up=normal if normal @ to_centre > 0 else -normal)
 
 
-def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> bool:
-    """Whether line b continues line a: same facing, b's near end beside a's near end, a few tiles apart at
-    most. Sizes are tile widths along the row; the ends may sit up to a tile apart across it, since a standing
-    tile's face stands above the table while the melds beside it lie on it."""
+def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
+    """The gap, in tile widths, between line a and a line b that continues it; None when b does not: same
+    facing, b's near end beside a's near end, a few tiles apart at most. The ends may sit up to a tile apart
+    across the row, since a standing tile's face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
     # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's)
     unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
     if facing < 0.8 and not unknown_facing:
-        return False
+        return None
     right = a.right
     width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
@@ -411,11 +407,11 @@ def _continues(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> boo
         left, right_part = b, a
         end_a, end_b = a.tiles[int(np.argmin(pa))], b.tiles[int(np.argmax(pb))]
     else:
-        return False  # overlapping along the row: side by side (pond rows), not one line
+        return None  # overlapping along the row: side by side (pond rows), not one line
     if _leading_backs(tiles, right_part, right) >= 2 and not _all_backs(tiles, left):
-        return False  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
+        return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
-    return gap < max_gap_tiles * width and offset < 1.1 * width
+    return gap / width if gap < max_gap_tiles * width and offset < 1.1 * width else None
 
 
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
