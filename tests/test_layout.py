@@ -112,15 +112,6 @@ def test_several_melds_touching_each_other():
 
 
 
-
-def test_melds_lying_a_tile_and_more_off_the_standing_hands_row_still_join_it():
-    """Seen low from the side, a standing hand's faces stand above the table and the melds lie on it: in the
-    photo the melds' row sits well off the hand's (generated snapshot 2 of seed 9: about 1.3 tile widths)."""
-    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 7z> 7z 7z", 0, gap_between=0.8)
-    tiles = tiles[:10] + [Tile(t.kind, tuple((x, y - 1.3 * W) for x, y in t.polygon)) for t in tiles[10:]]
-    r = read_one(tiles)
-    assert len(r.concealed) == 10 and [(m.kind, m.source) for m in r.melds] == [("pon", "left")]
-
 @pytest.mark.parametrize("first", ["melds", "drawn", "hand"])
 def test_a_drawn_tile_set_apart_between_hand_and_melds_is_in_the_hand_whatever_the_tiles_order(first):
     """A drawn tile is laid a little apart from the hand, and the melds a little further: the hand and the melds

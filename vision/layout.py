@@ -389,9 +389,8 @@ def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | N
 
 def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
     """The gap, in tile widths, between line a and a line b that continues it; None when b does not: same
-    facing, b's near end beside a's near end, a few tiles apart at most. The ends may sit up to one and a half
-    tiles apart across the row, since a standing tile's face stands above the table while the melds beside it
-    lie on it (a tile and a third in a low snapshot of seed 9; no truth row of seeds 9-11 joins wrongly at 1.5)."""
+    facing, b's near end beside a's near end, a few tiles apart at most. The ends may sit up to a tile apart
+    across the row, since a standing tile's face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
     # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's)
     unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
@@ -412,7 +411,7 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     if _leading_backs(tiles, right_part, right) >= 2 and not _all_backs(tiles, left):
         return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
-    return gap / width if gap < max_gap_tiles * width and offset < 1.5 * width else None
+    return gap / width if gap < max_gap_tiles * width and offset < 1.1 * width else None
 
 
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
