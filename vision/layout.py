@@ -411,7 +411,9 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     if _leading_backs(tiles, right_part, right) >= 2 and not _all_backs(tiles, left):
         return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
-    return gap / width if gap < max_gap_tiles * width and offset < 1.1 * width else None
+    if gap < max_gap_tiles * width and offset < 1.1 * width:
+        return (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
+    return None
 
 
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
