@@ -145,7 +145,9 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             cos = float(axes[i] @ axes[j])
             if abs(cos) < 0.8:
                 continue
-            along = axes[i] + np.sign(cos) * axes[j]  # halfway: a sheared face's box leans off its row
+            # measured halfway between the two: the box of a sheared face seen aslant leans off its row, up to
+            # about 35 degrees in low snapshots (cosine 0.9 split such rows)
+            along = axes[i] + np.sign(cos) * axes[j]
             if _side_by_side(tiles[i], tiles[j], along / np.linalg.norm(along), max_gap, 0.4):
                 parent[find(i)] = find(j)
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
@@ -324,8 +326,8 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
     ``centre``, it faces the centre (its owner sits on the far side from it)."""
     segs = [_facing_centre(tiles, s, centre) for s in segments(tiles)]
     while True:  # the nearest pair first: a drawn tile between a hand and its melds joins before they meet
-        joins = [(gap, a, b) for a in range(len(segs)) for b in range(a + 1, len(segs))
-                 if (gap := _join_gap(tiles, segs[a], segs[b], max_gap_tiles)) is not None]
+        joins = [(far, a, b) for a in range(len(segs)) for b in range(a + 1, len(segs))
+                 if (far := _join_gap(tiles, segs[a], segs[b], max_gap_tiles)) is not None]
         if not joins:
             break
         _, a, b = min(joins)
@@ -388,9 +390,10 @@ def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | N
 
 
 def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
-    """The gap, in tile widths, between line a and a line b that continues it; None when b does not: same
-    facing, b's near end beside a's near end, a few tiles apart at most. The ends may sit up to a tile apart
-    across the row, since a standing tile's face stands above the table while the melds beside it lie on it."""
+    """How far line b is from continuing line a, in tile widths (the gap between their near ends plus their
+    offset across the row), or None when it does not continue it: same facing, b's near end beside a's near
+    end, a few tiles apart at most. The ends may sit up to a tile apart across the row, since a standing tile's
+    face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
     # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's)
     unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
