@@ -324,15 +324,26 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
 
     A segment with no face-up tile standing square in it has no glyph to say whom it faces; given the table's
     ``centre``, it faces the centre (its owner sits on the far side from it)."""
-    segs = [_facing_centre(tiles, s, centre) for s in segments(tiles)]
-    while True:  # the nearest pair first: a drawn tile between a hand and its melds joins before they meet
-        joins = [(far, a, b) for a in range(len(segs)) for b in range(a + 1, len(segs))
-                 if (far := _join_gap(tiles, segs[a], segs[b], max_gap_tiles)) is not None]
-        if not joins:
-            break
-        _, a, b = min(joins)
-        segs[a] = _facing_centre(tiles, segs[a].members + segs[b].members, centre)
-        del segs[b]
+    segs = dict(enumerate(_facing_centre(tiles, s, centre) for s in segments(tiles)))  # in the order found
+    joins = {}  # (a, b) -> how far b is from continuing a, for the pairs that may join
+
+    def weigh(a: int, b: int) -> None:
+        far = _join_gap(tiles, segs[a], segs[b], max_gap_tiles)
+        if far is not None:
+            joins[a, b] = far
+
+    for a in segs:
+        for b in segs:
+            if a < b:
+                weigh(a, b)
+    while joins:  # the nearest pair first: a drawn tile between a hand and its melds joins before they meet
+        a, b = min(joins, key=lambda pair: (joins[pair], pair))
+        segs[a] = _facing_centre(tiles, segs[a].members + segs.pop(b).members, centre)
+        joins = {pair: far for pair, far in joins.items() if a not in pair and b not in pair}
+        for other in segs:
+            if other != a:
+                weigh(min(a, other), max(a, other))
+    segs = list(segs.values())
     parts = [part for line in segs for part in _trailing_backs_apart(tiles, line)]
     for backs in (True, False, True):  # a face-down stray may sit beside a face-up one: once more when it is gone
         parts = [part for line in parts for part in _off_the_row_apart(tiles, line, backs)]
