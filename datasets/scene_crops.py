@@ -68,7 +68,7 @@ def write_scene(job: tuple) -> int:
     image = cv2.imread(str(src / table["image"]))
     picks = rng.permutation(len(tiles))
     if max_backs is not None:
-        backs = [k for k in picks if tiles[k]["cls"] == "back"][:max_backs]
+        backs = set([k for k in picks if tiles[k]["cls"] == "back"][:max_backs])
         picks = [k for k in picks if tiles[k]["cls"] != "back" or k in backs]
     for k in picks[:per_scene]:
         t = tiles[k]

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detection, TileDetector, letterbox
+from vision.detector import Detection, TileDetector, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import square_up, straighten, tiles_json, upright_corners
+from vision.tiles import straighten, tiles_json, upright_corners
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

@@ -65,7 +65,8 @@ class TileDetector:
         self.input_name = self.session.get_inputs()[0].name
 
     def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU) -> list[Detection]:
-        """Tiles in a BGR image, most confident first, at the scale that suits their size."""
+        """Tiles in a BGR image, most confident first, at the scale that suits their size; near-square boxes
+        turned to their neighbours' angle (``square_up``)."""
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
         found = self.detect_at(image, size, conf, iou)
@@ -79,7 +80,7 @@ class TileDetector:
             if bigger <= size:
                 break
             found, size = self.detect_at(image, bigger, conf, iou) or found, bigger
-        return found
+        return square_up(found)
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
                   iou: float = NMS_IOU) -> list[Detection]:
@@ -98,6 +99,41 @@ class TileDetector:
         idx = np.asarray(idx, dtype=int).ravel()
         idx = idx[np.argsort(-scores[idx])]
         return [Detection(rects[i][0], rects[i][1], rects[i][2], float(scores[i])) for i in idx]
+
+
+SQUARE_ASPECT = 1.3  # a box less elongated than this has no clear long side: its angle is a guess
+NEIGHBOUR_REACH = 1.6  # neighbours' centres within this many of the box's long sides
+
+
+def square_up(detections: list[Detection]) -> list[Detection]:
+    """Boxes about as wide as tall take their angle, modulo a quarter turn, from their neighbours'.
+
+    Seen from above at a steep angle a standing tile's face is nearly square, and so is a lying tile seen low:
+    the detector's angle for such a box is a guess, up to 45 degrees off its row (a row of square faces came back
+    with one box turned on its corner). Tiles side by side share their angle modulo 90 degrees (a sideways tile
+    too), so a near-square box is turned the least way that agrees with the weighted mean angle of the boxes
+    around it, when those agree among themselves; elongated neighbours, whose angle is sure, weigh most."""
+    if len(detections) < 2:
+        return detections
+    centres = np.array([d.center for d in detections])
+    sizes = np.array([d.size for d in detections])
+    long, short = sizes.max(1), np.maximum(sizes.min(1), 1e-6)
+    quarter = np.radians(4 * np.array([d.angle for d in detections]))  # angle modulo 90, on a circle
+    weight = np.clip(long / short - 1, 0.05, 1.0)
+    out = list(detections)
+    for i, d in enumerate(detections):
+        if long[i] / short[i] >= SQUARE_ASPECT:
+            continue
+        near = np.linalg.norm(centres - centres[i], axis=1) < NEIGHBOUR_REACH * long[i]
+        near[i] = False
+        if not near.any():
+            continue
+        vec = (weight[near, None] * np.column_stack([np.cos(quarter[near]), np.sin(quarter[near])])).sum(0)
+        if np.linalg.norm(vec) < 0.7 * weight[near].sum():  # the neighbours disagree: leave it
+            continue
+        turn = (np.degrees(np.arctan2(vec[1], vec[0])) / 4 - d.angle + 45) % 90 - 45  # the least turn that agrees
+        out[i] = Detection(d.center, d.size, d.angle + turn, d.confidence)
+    return out
 
 
 def _round_up(n: float) -> int:

@@ -40,41 +40,6 @@ def upright_corners(det: Detection) -> np.ndarray:
                      c - up * long / 2 + right * short / 2, c - up * long / 2 - right * short / 2])
 
 
-SQUARE_ASPECT = 1.3  # a box less elongated than this has no clear long side: its angle is a guess
-NEIGHBOUR_REACH = 1.6  # neighbours' centres within this many of the box's long sides
-
-
-def square_up(detections: list[Detection]) -> list[Detection]:
-    """Boxes about as wide as tall take their angle, modulo a quarter turn, from their neighbours'.
-
-    Seen from above at a steep angle a standing tile's face is nearly square, and so is a lying tile seen low:
-    the detector's angle for such a box is a guess, up to 45 degrees off its row (a row of square faces came back
-    with one box turned on its corner). Tiles side by side share their angle modulo 90 degrees (a sideways tile
-    too), so a near-square box is turned the least way that agrees with the weighted mean angle of the boxes
-    around it, when those agree among themselves; elongated neighbours, whose angle is sure, weigh most."""
-    if len(detections) < 2:
-        return detections
-    centres = np.array([d.center for d in detections])
-    sizes = np.array([d.size for d in detections])
-    long, short = sizes.max(1), np.maximum(sizes.min(1), 1e-6)
-    quarter = np.radians(4 * np.array([d.angle for d in detections]))  # angle modulo 90, on a circle
-    weight = np.clip(long / short - 1, 0.05, 1.0)
-    out = list(detections)
-    for i, d in enumerate(detections):
-        if long[i] / short[i] >= SQUARE_ASPECT:
-            continue
-        near = np.linalg.norm(centres - centres[i], axis=1) < NEIGHBOUR_REACH * long[i]
-        near[i] = False
-        if not near.any():
-            continue
-        vec = (weight[near, None] * np.column_stack([np.cos(quarter[near]), np.sin(quarter[near])])).sum(0)
-        if np.linalg.norm(vec) < 0.7 * weight[near].sum():  # the neighbours disagree: leave it
-            continue
-        turn = (np.degrees(np.arctan2(vec[1], vec[0])) / 4 - d.angle + 45) % 90 - 45  # the least turn that agrees
-        out[i] = Detection(d.center, d.size, d.angle + turn, d.confidence)
-    return out
-
-
 def straighten(image: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
     """The tile cut out and turned so that corners[0] is top-left, with a small margin all round."""
     short = np.linalg.norm(corners[1] - corners[0])
@@ -104,7 +69,7 @@ class TileFinder:
     def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
         """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``)."""
         image = load_image(source)
-        detections = square_up(self.detector.detect(image, conf=conf))
+        detections = self.detector.detect(image, conf=conf)
         corners = [upright_corners(d) for d in detections]
         readings = self.reader.read([straighten(image, c) for c in corners], self.profile(profile))
         tiles = []
