@@ -287,7 +287,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         t0 = time.perf_counter()
         profile = await run_in_threadpool(calibrate, [(image, tiles)], name, tile_finder().reader)
         profile.save()
-        return {"name": profile.name, "faces": list(profile.kinds), "seconds": round(time.perf_counter() - t0, 1)}
+        return {"name": profile.name, "faces": list(profile.kinds), "seconds": round(time.perf_counter() - t0, 1),
+                "face_down_unsure": profile.advice is not None}
 
     @app.get("/api/rulesets")
     def rulesets() -> dict:

@@ -52,6 +52,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return 2
     print(f"profile {profile.name!r}: {len(profile.kinds)} faces learned in {seconds:.0f} s, saved to {path}")
     print(f"read with it: riichi-lens read PHOTO --profile {profile.name}   (the page lists it too)")
+    if profile.advice:
+        print(f"note: {profile.advice}")
     return 0
 
 

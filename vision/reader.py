@@ -67,12 +67,15 @@ class TileReader:
         batch = np.stack([preprocess(c, self.size) for c in crops])
         return dict(zip(self.outputs, self.session.run(None, {"crops": batch})))
 
-    def features(self, crops: list[np.ndarray]) -> np.ndarray:
-        """The pooled features the heads read, (n, d): what a calibration profile is fitted on."""
+    def features(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The pooled features the heads read, (n, d), and the probability that each crop is face down, (n,):
+        a calibration profile is fitted on the first and learns from the second how face down the set's own
+        faces can look."""
         if "features" not in self.outputs:
             raise ValueError(f"{self.path.name} has no features output: add it with python -m "
                              "vision.training.classifier --add-features " + str(self.path))
-        return self._run(crops)["features"]
+        out = self._run(crops)
+        return out["features"], _softmax(out["kind_logits"])[:, CLASSES.index("back")]
 
     def read(self, crops: list[np.ndarray], profile=None) -> list[Reading]:
         if not crops:
@@ -83,14 +86,14 @@ class TileReader:
         if turn_logits is None:  # the first reader: one logit, upside down or not
             flip = out["flip_logit"]
             turn_logits = np.stack([-flip, np.full_like(flip, -1e9), flip, np.full_like(flip, -1e9)], axis=1)
-        probs = np.exp(kind_logits - kind_logits.max(1, keepdims=True))
-        probs /= probs.sum(1, keepdims=True)
+        probs = _softmax(kind_logits)
         if profile is not None and "back" in profile.kinds:
             probs = profile.face_probabilities(out["features"])
         elif profile is not None:  # the shipped reader says face down or not, the profile which face
-            back = probs[:, [CLASSES.index("back")]]
-            probs = (1 - back) * profile.face_probabilities(out["features"])
-            probs[:, CLASSES.index("back")] = back[:, 0]
+            back = probs[:, CLASSES.index("back")]
+            probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
+            # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
+            probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
         readings = []
         for p, t in zip(probs, turn_logits):
             kind = CLASSES[int(p.argmax())]
@@ -103,3 +106,8 @@ class TileReader:
                 turns = (best,)
             readings.append(Reading(kind, float(p.max()), turns))
         return readings
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    return p / p.sum(1, keepdims=True)

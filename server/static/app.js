@@ -906,7 +906,8 @@ async function learnSet() {
   try {
     const r = await api("/api/calibration", { method: "POST", body: form });
     clearError();
-    $("calib-result").textContent = t("calib_done", r.name, r.faces.length, r.seconds);
+    $("calib-result").textContent = t("calib_done", r.name, r.faces.length, r.seconds) +
+      (r.face_down_unsure ? " " + t("calib_back_advice") : "");
     $("calib-result").hidden = false;
     await loadProfiles(r.name);
   } catch (e) {
