@@ -197,3 +197,26 @@ def test_tile_set_select_lists_the_profiles_and_sends_the_choice(driver, base_ur
     assert driver.find_element(By.ID, "tab-calib").text == "自分の牌"
     driver.execute_script("localStorage.clear()")
     assert console_errors(driver) == []
+
+
+def test_learning_the_real_sets_grid_photo_on_the_page_says_its_haku_can_look_face_down(
+        driver, base_url, tmp_path, monkeypatch):  # noqa: F811
+    """The whole calibration on the page: the real set's grid photo, its 37 tiles found, a name, Learn; the
+    result names the profile, and says that this set's blank haku can look face down (its grid has no back)."""
+    photo = shared_dir() / "data/real-tiles/photos/group_1.jpg"
+    if not photo.is_file():
+        pytest.skip(f"no {photo}: the shared real-tile photos are needed")
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    open_page(driver, base_url)
+    driver.find_element(By.ID, "tab-calib").click()
+    driver.find_element(By.ID, "calib-photo").send_keys(str(photo))
+    wait_for(driver, lambda d: d.find_element(By.ID, "calib-found").is_displayed(), timeout=60)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#calib-overlay .calib-mark")) == 37
+    driver.find_element(By.ID, "calib-name").send_keys("real-set")
+    driver.find_element(By.ID, "calib-learn").click()
+    result = driver.find_element(By.ID, "calib-result")
+    wait_for(driver, lambda d: result.is_displayed(), timeout=120)
+    assert "“real-set”: 37 faces" in result.text and "add a face-down tile" in result.text
+    assert (tmp_path / "profiles" / "real-set.npz").is_file()
+    assert driver.find_element(By.ID, "profile").get_attribute("value") == "real-set"
+    assert console_errors(driver) == []
