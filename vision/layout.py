@@ -105,6 +105,26 @@ def _row_direction(tile: Tile) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-9)
 
 
+QUARTER_REACH = 2.0  # neighbours within this many of a quarter-turn-alike tile's long sides say its row
+
+
+def _row_from_neighbours(tiles: list[Tile], i: int, axes: list[np.ndarray]) -> np.ndarray | None:
+    """The row direction of the face-up tiles around tile i whose glyph says how they lie (nearest weighing
+    most, directions taken modulo a half turn), or None when there are none or they disagree."""
+    reach = QUARTER_REACH * max(tiles[i].size)
+    sure = [j for j, t in enumerate(tiles) if j != i and t.kind not in QUARTER_SYMMETRIC
+            and float(np.linalg.norm(t.center - tiles[i].center)) < reach]
+    if not sure:
+        return None
+    weight = np.array([1 - float(np.linalg.norm(tiles[j].center - tiles[i].center)) / reach for j in sure])
+    doubled = np.array([2 * np.arctan2(axes[j][1], axes[j][0]) for j in sure])
+    mean = (weight[:, None] * np.column_stack([np.cos(doubled), np.sin(doubled)])).sum(0)
+    if np.linalg.norm(mean) < 0.5 * weight.sum():
+        return None
+    angle = np.arctan2(mean[1], mean[0]) / 2
+    return np.array([np.cos(angle), np.sin(angle)])
+
+
 def _gap_and_offset(a: Tile, b: Tile, along: np.ndarray) -> tuple[float, float]:
     """Edge-to-edge gap between two tiles along a unit direction, and their centres' offset across it."""
     d = b.center - a.center
@@ -168,6 +188,19 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             if not crosses:
                 continue
             if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
+                parent[find(i)] = find(j)
+    # a tile whose glyph looks alike a quarter turned (1p, 4p, 5p, 9p, haku) has no glyph top to go by: where
+    # the reader's guess runs across its row and its neighbours are such tiles too, it is still alone. It
+    # joins the row that the tiles around it say it is in
+    alone = Counter(find(i) for i in range(len(tiles)))
+    for i, t in enumerate(tiles):
+        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or t.fixed or alone[find(i)] > 1:
+            continue
+        row = _row_from_neighbours(tiles, i, axes)
+        if row is None:
+            continue
+        for j in range(len(tiles)):
+            if find(j) != find(i) and _side_by_side(t, tiles[j], row, max_gap, 0.4):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(tiles)):
