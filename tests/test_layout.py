@@ -429,3 +429,15 @@ def test_quarter_turn_alike_tiles_side_by_side_whose_guessed_up_runs_along_the_r
     assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "4p", "5p", "9p", "7s", "8s", "9s", "5z", "1p", "6z",
                                          "7z"]
     assert [(m.kind, m.source) for m in r.melds] == [("pon", "left")]
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("drawn", ["1p", "5z"])
+def test_a_drawn_quarter_turn_alike_tile_set_apart_whose_guessed_up_runs_along_the_row_is_in_the_hand(angle, drawn):
+    """Alone, a drawn 1p or haku says nothing of which way its row runs: the reader's guess at its up may run
+    along the row, and it was left out of the hand (a whole table at 2048 px, seed 16)."""
+    tiles = lay_row(f"1m 2m 3m 4m 5m 6m 7s 8s 9s 1z 2z 3z 7z | {drawn}", angle, gap_between=0.6)
+    tiles[-1] = Tile(drawn, tuple(np.roll(tiles[-1].corners, 1, axis=0).tolist()))
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1z", "2z", "3z",
+                                         "7z", drawn]

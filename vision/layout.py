@@ -108,6 +108,11 @@ def _row_direction(tile: Tile) -> np.ndarray:
 QUARTER_REACH = 2.0  # neighbours within this many of a quarter-turn-alike tile's long sides say its row
 
 
+def _quarter_alike(tile: Tile) -> bool:
+    """A face-up tile whose glyph looks alike a quarter turned: nothing says which way its row runs."""
+    return tile.kind in QUARTER_SYMMETRIC and tile.kind != "back" and not tile.fixed
+
+
 def _row_from_neighbours(tiles: list[Tile], i: int, axes: list[np.ndarray]) -> np.ndarray | None:
     """The row direction of the face-up tiles around tile i whose glyph says how they lie (nearest weighing
     most, directions taken modulo a half turn), or None when there are none or they disagree."""
@@ -194,7 +199,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # joins the row that the tiles around it say it is in
     alone = Counter(find(i) for i in range(len(tiles)))
     for i, t in enumerate(tiles):
-        if t.kind not in QUARTER_SYMMETRIC or t.kind == "back" or t.fixed or alone[find(i)] > 1:
+        if not _quarter_alike(t) or alone[find(i)] > 1:
             continue
         row = _row_from_neighbours(tiles, i, axes)
         if row is None:
@@ -439,10 +444,14 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     end, a few tiles apart at most. The ends may sit up to a tile apart across the row, since a standing tile's
     face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
-    # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's)
+    # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's);
+    # a lone quarter-turn-alike tile (a drawn 1p set apart) does not even say which way its row runs
     unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
-    if facing < 0.8 and not unknown_facing:
+    lone = [line for line in (a, b) if len(line.tiles) == 1 and _quarter_alike(tiles[line.tiles[0]])]
+    if facing < 0.8 and not unknown_facing and len(lone) != 1:
         return None
+    if lone and lone[0] is a:
+        a, b = b, a  # measured along the row of the other
     right = a.right
     width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
