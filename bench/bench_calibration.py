@@ -56,7 +56,7 @@ def main() -> None:
         confusions[name] = collections.Counter((t, k) for k, (_, t) in zip(read, crops) if k != t)
         correct = sum(score(rows_of([(t.kind, *t.center) for t in finder.find(cv2.imread(str(f)), profile=prof)]))
                       ["correct"] for f in others)
-        print(f"| {name} | {right}/{len(crops)} = {right / len(crops):.1%} | {correct}/{n} = {correct / n:.1%} |")
+        print(f"| {name} | {right}/{len(crops)} = {right / len(crops):.2%} | {correct}/{n} = {correct / n:.2%} |")
     for name, c in confusions.items():
         print(f"crops misread, {name} (truth -> read): " + ", ".join(f"{a}->{b} x{k}" for (a, b), k in c.most_common()))
 
