@@ -112,9 +112,9 @@ def _augmented_crops(image: np.ndarray, corners: np.ndarray, n: int, rng: np.ran
     from .tiles import straighten
 
     size = np.linalg.norm(corners[0] - corners[3])
+    centre = corners.mean(axis=0)
     out = []
     for k in range(n):
-        centre = corners.mean(axis=0)
         c = centre + (corners - centre) * rng.uniform(*BOX_SCALE) + rng.normal(0, 0.03 * size, corners.shape) \
             if k else corners
         crop = straighten(image, c).astype(np.float32)
