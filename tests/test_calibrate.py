@@ -1,6 +1,4 @@
 """Calibration to a user's set: the grid's order and rows, and every refusal with what to change."""
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -157,19 +155,14 @@ def test_a_blank_haku_that_looks_face_down_reads_as_haku_after_calibration_and_b
     tiles. Calibrated on the set's grid photo (which has no face-down tile), a tile is face down only when it
     looks more so than the set's own faces did, so the haku crops read as haku while generated backs of many
     colours still read as face down."""
-    import sys
-
     from datasets.tiles import face_sprite, sample_style
     from vision.calibrate import calibrate, grid_tiles
     from vision.tiles import TileFinder, straighten
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from bench_reader import real_crops
-
     finder = TileFinder()
     photo = cv2.imread(str(shared / "data/real-tiles/photos/group_1.jpg"))
     profile = calibrate([(photo, grid_tiles(photo, finder.detector))], "real-set", finder.reader, per_tile=48)
-    haku = [cv2.imread(p) for p, kind in real_crops(shared) if kind == "5z"]
+    haku = [cv2.imread(str(p)) for p in sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))]
     assert len(haku) == 12
     assert [r.kind for r in finder.reader.read(haku)].count("back") >= 2  # the shipped reader alone: 4
     assert profile.back_floor > 0.5

@@ -237,10 +237,11 @@ def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], nam
     features, labels, face_down = [], [], []
     for done, (kind, image, c) in enumerate(faces):
         crops = _augmented_crops(image, c, per_tile, rng)
-        f, down = reader.features(crops)
+        f, down = reader.features_and_face_down(crops)
         features.append(f)
         labels += [kind] * len(crops)
-        face_down += [] if kind == "back" else [down.max()]
+        if kind != "back":
+            face_down.append(down.max())
         progress(done + 1, len(faces))
     x = np.vstack(features)
     kinds = tuple(sorted(set(labels), key=CLASSES.index))

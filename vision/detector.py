@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .geometry import mean_angle
+
 BASE_SIZE = 416  # long side of the first pass, px
 MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
 GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
@@ -118,7 +120,7 @@ def square_up(detections: list[Detection]) -> list[Detection]:
     centres = np.array([d.center for d in detections])
     sizes = np.array([d.size for d in detections])
     long, short = sizes.max(1), np.maximum(sizes.min(1), 1e-6)
-    quarter = np.radians(4 * np.array([d.angle for d in detections]))  # angle modulo 90, on a circle
+    angles = np.radians([d.angle for d in detections])
     weight = np.clip(long / short - 1, 0.05, 1.0)
     out = list(detections)
     for i, d in enumerate(detections):
@@ -128,10 +130,10 @@ def square_up(detections: list[Detection]) -> list[Detection]:
         near[i] = False
         if not near.any():
             continue
-        vec = (weight[near, None] * np.column_stack([np.cos(quarter[near]), np.sin(quarter[near])])).sum(0)
-        if np.linalg.norm(vec) < 0.7 * weight[near].sum():  # the neighbours disagree: leave it
+        mean = mean_angle(angles[near], weight[near], np.pi / 2, 0.7)  # modulo a quarter turn
+        if mean is None:  # the neighbours disagree: leave it
             continue
-        turn = (np.degrees(np.arctan2(vec[1], vec[0])) / 4 - d.angle + 45) % 90 - 45  # the least turn that agrees
+        turn = (np.degrees(mean) - d.angle + 45) % 90 - 45  # the least turn that agrees
         out[i] = Detection(d.center, d.size, d.angle + turn, d.confidence)
     return out
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .classes import QUARTER_SYMMETRIC, SYMMETRIC, lie_of
+from .geometry import mean_angle
 
 
 @dataclass(frozen=True)
@@ -117,17 +118,14 @@ def _row_from_neighbours(tiles: list[Tile], i: int, axes: list[np.ndarray]) -> n
     """The row direction of the face-up tiles around tile i whose glyph says how they lie (nearest weighing
     most, directions taken modulo a half turn), or None when there are none or they disagree."""
     reach = QUARTER_REACH * max(tiles[i].size)
-    sure = [j for j, t in enumerate(tiles) if j != i and t.kind not in QUARTER_SYMMETRIC
-            and float(np.linalg.norm(t.center - tiles[i].center)) < reach]
+    dist = {j: float(np.linalg.norm(t.center - tiles[i].center)) for j, t in enumerate(tiles)
+            if j != i and t.kind not in QUARTER_SYMMETRIC}
+    sure = [j for j, d in dist.items() if d < reach]
     if not sure:
         return None
-    weight = np.array([1 - float(np.linalg.norm(tiles[j].center - tiles[i].center)) / reach for j in sure])
-    doubled = np.array([2 * np.arctan2(axes[j][1], axes[j][0]) for j in sure])
-    mean = (weight[:, None] * np.column_stack([np.cos(doubled), np.sin(doubled)])).sum(0)
-    if np.linalg.norm(mean) < 0.5 * weight.sum():
-        return None
-    angle = np.arctan2(mean[1], mean[0]) / 2
-    return np.array([np.cos(angle), np.sin(angle)])
+    angle = mean_angle(np.array([np.arctan2(axes[j][1], axes[j][0]) for j in sure]),
+                       np.array([1 - dist[j] / reach for j in sure]), np.pi, 0.5)  # modulo a half turn
+    return None if angle is None else np.array([np.cos(angle), np.sin(angle)])
 
 
 def _gap_and_offset(a: Tile, b: Tile, along: np.ndarray) -> tuple[float, float]:

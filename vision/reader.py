@@ -67,7 +67,7 @@ class TileReader:
         batch = np.stack([preprocess(c, self.size) for c in crops])
         return dict(zip(self.outputs, self.session.run(None, {"crops": batch})))
 
-    def features(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def features_and_face_down(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The pooled features the heads read, (n, d), and the probability that each crop is face down, (n,):
         a calibration profile is fitted on the first and learns from the second how face down the set's own
         faces can look."""
