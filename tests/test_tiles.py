@@ -9,7 +9,7 @@ import pytest
 from vision.detector import Detection, TileDetector, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import straighten, tiles_json, upright_corners
+from vision.tiles import edge_angle, row_angle, straighten, tiles_json, upright_corners
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -51,6 +51,58 @@ def test_square_up_leaves_a_box_whose_neighbours_disagree():
     neighbours = [Detection((100.0, 200.0), (30.0, 45.0), 0.0, 0.9), Detection((184.0, 200.0), (30.0, 45.0), 45.0, 0.9)]
     middle = Detection((142.0, 200.0), (40.0, 42.0), 20.0, 0.9)
     assert square_up(neighbours + [middle])[2] == middle
+
+def test_edge_angle_finds_a_tiles_own_turn_whatever_its_box_says():
+    img = np.full((300, 300), 60, np.uint8)
+    face = cv2.boxPoints(((150.0, 150.0), (70.0, 95.0), 25.0)).astype(np.int32)
+    cv2.fillPoly(img, [face], 235)
+    cv2.line(img, (150, 120), (150 + 25, 120 + 12), 20, 4)  # a stroke along the face's top edge (25 degrees)
+    for box_angle in (0.0, 25.0, 60.0):
+        found = edge_angle(img, Detection((150.0, 150.0), (70.0, 95.0), box_angle, 0.9))
+        assert _quarter_off(found, 25.0) < 3.0, (box_angle, found)
+    assert edge_angle(img, Detection((1.0, 1.0), (2.0, 2.0), 0.0, 0.9)) is None  # no pixels to look at
+
+
+def test_row_angle_is_the_line_to_the_nearest_like_sized_neighbours():
+    t = np.radians(12.0)
+    centres = np.array([[100 + 50 * k * np.cos(t), 300 + 50 * k * np.sin(t)] for k in range(4)] + [[300.0, 100.0]])
+    longs = np.array([60.0, 60.0, 62.0, 58.0, 60.0])
+    assert abs(row_angle(centres, longs, 1) - 12.0) < 1e-6
+    assert row_angle(centres, longs, 4) is None  # no neighbour near enough
+    big = longs.copy()
+    big[[0, 2]] = 200.0  # its neighbours are five times too large to be tiles of its row
+    assert row_angle(centres, big, 1) is None  # and the like-sized one is two places away
+    corner = np.array([[100.0, 100.0], [150.0, 100.0], [100.0, 150.0]])  # one neighbour right, one below
+    assert row_angle(corner, np.full(3, 60.0), 0) is None
+
+
+@pytest.mark.parametrize("name, kind, wrong", [("chun_1", "7z", "1z"), ("p_4_0", "4p", "2p"), ("m_3_0", "3m", "1m")])
+def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(shared, name, kind, wrong,
+                                                                               monkeypatch):
+    """The detector's box for a sheared face can be 40 degrees off the face; cut along it, these real tiles read
+    as another kind. Read unsurely, they are cut again along their own edges and read right, and the polygon
+    follows the face."""
+    import vision.tiles as tiles
+
+    crop = cv2.imread(str(shared / f"data/real-tiles/crops/{name}.jpg"))
+    crop = cv2.resize(crop, None, fx=120 / crop.shape[0], fy=120 / crop.shape[0])
+    h, w = crop.shape[:2]
+    canvas = np.full((400, 400, 3), (50, 110, 40), np.uint8)
+    canvas[200 - h // 2:200 - h // 2 + h, 200 - w // 2:200 - w // 2 + w] = crop
+    photo = cv2.warpAffine(canvas, cv2.getRotationMatrix2D((200, 200), -25, 1.0), (400, 400),
+                           borderValue=(50, 110, 40))  # the face turned 25 degrees clockwise
+    finder = tiles.TileFinder()
+    box = Detection((200.0, 200.0), (float(w), float(h)), 25.0 + 40.0, 0.9)
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: [box])
+    monkeypatch.setattr(tiles, "RECUT_BELOW", 0.0)  # never cut again: the box as the detector gave it
+    assert finder.find(photo)[0].kind == wrong
+    monkeypatch.undo()
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: [box])
+    tile = finder.find(photo)[0]
+    top = np.array(tile.polygon[1]) - np.array(tile.polygon[0])
+    assert tile.kind == kind
+    assert abs(np.degrees(np.arctan2(top[1], top[0])) - 25.0) < 8.0
+
 
 def test_straighten_turns_a_tilted_tile_upright():
     img = np.full((300, 300, 3), 40, np.uint8)
