@@ -441,3 +441,26 @@ def test_a_drawn_quarter_turn_alike_tile_set_apart_whose_guessed_up_runs_along_t
     r = read_one(tiles)
     assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1z", "2z", "3z",
                                          "7z", drawn]
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("called_at, source", [(0, "left"), (1, "across"), (2, "right")])
+def test_a_called_quarter_turn_alike_tile_a_little_long_but_shallow_is_sideways(angle, called_at, source):
+    """Seen low, the detector's box on a called 4p came back only 1.13 times an upright tile's width along the
+    row, under the length test alone, but 0.75 times as deep as the pon's upright tiles (a whole table at 2048
+    px, seed 10): both together say sideways."""
+    meld = ["4p", "4p", "4p"]
+    meld[called_at] += ">"
+    tiles = lay_row("1m 2m 3m 5m 6m 7m 7s 8s 9s 1z | " + " ".join(meld), 0)
+    k = 10 + called_at
+    c = tiles[k].corners
+    centre = c.mean(axis=0)
+    squeezed = c.copy()
+    squeezed[:, 0] = centre[0] + (c[:, 0] - centre[0]) * 34 / 40  # 34 px along the row instead of 40
+    tiles[k] = Tile("4p", tuple(map(tuple, squeezed)))
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    tiles = [Tile(t.kind, tuple(tuple(rot @ (np.array(p) - 400) + 400) for p in t.polygon)) for t in tiles]
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "5m", "6m", "7m", "7s", "8s", "9s", "1z"]
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", source)]

@@ -265,13 +265,31 @@ def _length_along(tile: Tile, along: np.ndarray) -> float:
     return float(np.linalg.norm(_edges_along(tile, along)[0]))
 
 
+SIDEWAYS_LENGTH = 1.18  # a quarter-turn-alike tile this much longer along its row than an upright one is sideways
+SIDEWAYS_LENGTH_SHALLOW = 1.08  # ... or this much, when it is also shallower across the row than its meld's
+SIDEWAYS_DEPTH = 0.85  # ... by this factor
+
+
+def _runs(tiles: list[Tile], members: list[int], right: np.ndarray, place: dict, width: float) -> dict[int, int]:
+    """Each tile's run: tiles touching along the row (a meld, the hand) share one; a gap of a quarter tile
+    width starts the next."""
+    order = sorted(members, key=lambda i: place[i])
+    run, out = 0, {order[0]: 0}
+    for a, b in zip(order, order[1:]):
+        gap = place[b] - place[a] - tiles[a].extent_along(right) - tiles[b].extent_along(right)
+        run += gap > 0.25 * width
+        out[b] = run
+    return out
+
+
 def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
     """Tiles whose glyph looks alike a quarter turned (5p, haku...) take their lie from the row: longer along
     it than an upright tile would be there means lying sideways. An upright tile's width there is a line fitted
     to the widths of the row's other upright tiles against their place along it, nearest ones weighing most:
     perspective makes near tiles wider. Those are first the plainly upright tiles, then also the other
-    quarter-turn-alike ones (the measure ignores their glyph) not found sideways in that first round. Polygons in
-    ``tiles`` are turned to match."""
+    quarter-turn-alike ones (the measure ignores their glyph) not found sideways in that first round. A little
+    longer is enough where the tile is also shallower across the row than the three nearest upright tiles of its
+    run (a detector's box on a called tile seen low). Polygons in ``tiles`` are turned to match."""
     right = right_of(up)
     quarter = [i for i in members if tiles[i].kind in QUARTER_SYMMETRIC and tiles[i].kind != "back"
                and not tiles[i].fixed]
@@ -281,13 +299,23 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
     place = {i: float(tiles[i].center @ right) for i in members}
     length = {i: _length_along(tiles[i], right) for i in members}
     scale = 3 * float(np.median([length[i] for i in plain or quarter]))
+    depth = {i: float(np.linalg.norm(_edges_along(tiles[i], right)[1])) for i in members}
+    run = _runs(tiles, members, right, place, scale / 3)
     sideways: set[int] = set()
     for first in (True, False):
         found = set()
         for i in quarter:
             ref = [j for j in (plain if first and plain else plain + quarter) if j != i and j not in sideways]
-            if ref and length[i] > 1.18 * _width_at(place[i], [place[j] for j in ref], [length[j] for j in ref],
-                                                    scale):
+            if not ref:
+                continue
+            wide = length[i] / _width_at(place[i], [place[j] for j in ref], [length[j] for j in ref], scale)
+            # seen low, a lying tile's depth shrinks more than its length: a sideways one is also shallower
+            # than the upright tiles of its own meld, its nearest three in its run (a meld may touch the hand,
+            # whose standing tiles are deeper: against them a meld's upright tiles looked shallow too)
+            nearest = sorted((j for j in ref if run[j] == run[i]), key=lambda j: abs(place[j] - place[i]))[:3]
+            same = [depth[j] for j in nearest]
+            shallow = bool(same) and depth[i] < SIDEWAYS_DEPTH * float(np.median(same))
+            if wide > SIDEWAYS_LENGTH or (shallow and wide > SIDEWAYS_LENGTH_SHALLOW):
                 found.add(i)
         sideways = found
     for i in quarter:
