@@ -259,12 +259,6 @@ def _edges_along(tile: Tile, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return (top, side) if abs(_cos(top, along)) >= abs(_cos(side, along)) else (side, top)
 
 
-def _length_along(tile: Tile, along: np.ndarray) -> float:
-    """The length of a tile's edge that runs along a direction: its width in a row for an upright tile, its
-    height for a sideways one. Unlike its extent along the row, it leaves out the shear of a tile seen aslant."""
-    return float(np.linalg.norm(_edges_along(tile, along)[0]))
-
-
 SIDEWAYS_LENGTH = 1.18  # a quarter-turn-alike tile this much longer along its row than an upright one is sideways
 SIDEWAYS_LENGTH_SHALLOW = 1.08  # ... or this much, when it is also shallower across the row than its meld's
 SIDEWAYS_DEPTH = 0.85  # ... by this factor
@@ -291,15 +285,17 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
     longer is enough where the tile is also shallower across the row than the three nearest upright tiles of its
     run (a detector's box on a called tile seen low). Polygons in ``tiles`` are turned to match."""
     right = right_of(up)
-    quarter = [i for i in members if tiles[i].kind in QUARTER_SYMMETRIC and tiles[i].kind != "back"
-               and not tiles[i].fixed]
+    quarter = [i for i in members if _quarter_alike(tiles[i])]
     if not quarter:
         return
     plain = [i for i in members if i not in quarter and (tiles[i].kind == "back" or not is_sideways(tiles[i], up))]
     place = {i: float(tiles[i].center @ right) for i in members}
-    length = {i: _length_along(tiles[i], right) for i in members}
+    # the edge along the row (an upright tile's width, a sideways one's height; unlike the extent along the
+    # row it leaves out the shear of a tile seen aslant) and the edge across it
+    edges = {i: _edges_along(tiles[i], right) for i in members}
+    length = {i: float(np.linalg.norm(edges[i][0])) for i in members}
     scale = 3 * float(np.median([length[i] for i in plain or quarter]))
-    depth = {i: float(np.linalg.norm(_edges_along(tiles[i], right)[1])) for i in members}
+    depth = {i: float(np.linalg.norm(edges[i][1])) for i in members}
     run = _runs(tiles, members, right, place, scale / 3)
     sideways: set[int] = set()
     for first in (True, False):

@@ -83,8 +83,9 @@ class TileFinder:
         image = load_image(source)
         detections = self.detector.detect(image, conf=conf)
         corners = [upright_corners(d) for d in detections]
-        readings = self.reader.read([straighten(image, c) for c in corners], self.profile(profile))
-        self._read_unsure_again(image, detections, corners, readings, self.profile(profile))
+        own_set = self.profile(profile)
+        readings = self.reader.read([straighten(image, c) for c in corners], own_set)
+        self._read_unsure_again(image, detections, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((np.roll(c, -t, axis=0) for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
