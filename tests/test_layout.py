@@ -168,6 +168,24 @@ def test_chi_from_across_is_a_problem_with_its_tiles():
     assert "only from the left" in what and kinds(tiles, where) == ["3m", "4m", "5m"]
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_a_meld_touching_the_hand_is_read_though_a_hand_tile_was_misread_sideways(angle):
+    # one hand tile read sideways (a box turned on a standing tile seen aslant): the pon right of it, with no gap,
+    # is still a pon; the sideways hand tile is the one problem left, and stays in the hand
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s> 8s 9s 1z 3s 3s> 3s", angle)
+    r = read_one(tiles)
+    (meld,) = r.melds
+    assert (meld.kind, meld.source, kinds(tiles, meld.tile_indices)) == ("pon", "across", ["3s", "3s", "3s"])
+    assert kinds(tiles, r.concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z".split()
+    (problem,) = r.problems
+    assert kinds(tiles, problem[1]) == ["7s"]
+
+
+def test_a_misread_sideways_tile_at_the_hands_end_is_not_cut_out_as_a_meld():
+    r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s> 1z"))
+    assert r.melds == [] and len(r.concealed) == 10 and len(r.problems) == 1
+
+
 def test_meld_that_is_not_a_set_is_a_problem():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m> 5m 9p"))
     assert r.problems and ("not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0])

@@ -538,22 +538,28 @@ class LineReading:
     problems: list[tuple[str, list[int]]]  # (what is wrong, the tiles it is about)
 
 
+CLEAR_GAP = 0.3  # a gap of this many short sides before a meld is a clear place to cut
+
+
 def read_line(tiles: list[Tile], line: Line) -> LineReading:
     """Split a line into its concealed tiles (left) and its melds (right), reading each meld's call.
 
     Melds are taken from the right end while the tiles there hold a sideways tile, a stacked pair or face-down
-    tiles; of all ways to cut them, the one with the fewest problems wins, then the one cutting at the widest gaps.
+    tiles. Of all ways to cut them the one with the fewest problems wins; then the one with more cuts at clear
+    gaps (a meld laid apart from the hand, even if it is not a legal one, is a meld); then the one that flags the
+    fewest tiles (a meld touching the hand is cut out even when a misread sideways tile stays in the hand, rather
+    than leaving both flagged; a hand tile is not swallowed into a wrong meld); then the widest gaps.
     """
     positions = line.tiles
     best: tuple | None = None
 
-    def search(end: int, melds: list[MeldReading], problems: list, gap_score: float) -> None:
+    def search(end: int, melds: list[MeldReading], problems: list, gap_score: float, clear_cuts: int) -> None:
         nonlocal best
         prefix = positions[:end]
         faces = any(tiles[i].kind != "back" for i in prefix)  # all face down: a hand standing back to camera
         odd = [i for i in prefix if is_sideways(tiles[i], line.up) or (tiles[i].kind == "back" and faces)]
         p = problems + ([("a sideways or face-down tile among the concealed tiles", odd)] if odd else [])
-        key = (len(p), -gap_score, len(melds))
+        key = (len(p), -clear_cuts, sum(len(where) for _, where in p), -gap_score, len(melds))
         if best is None or key < best[0]:
             best = (key, prefix, list(melds), p)
         if not odd:
@@ -565,9 +571,10 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
             meld, problem = _read_meld(tiles, line, positions[start:end])
             new_problems = problems + ([problem] if problem else [])
             gap = _gap_before(tiles, line, positions, start)
-            search(start, melds + ([meld] if meld else []), new_problems, gap_score + gap)
+            search(start, melds + ([meld] if meld else []), new_problems, gap_score + gap,
+                   clear_cuts + (start > 0 and gap > CLEAR_GAP))  # not at the line's start: no hand there
 
-    search(len(positions), [], [], 0.0)
+    search(len(positions), [], [], 0.0, 0)
     _, concealed, melds, problems = best
     return LineReading(list(concealed), list(reversed(melds)), problems)
 
