@@ -385,6 +385,42 @@ def test_a_wall_tile_off_the_row_between_hand_and_meld_is_not_in_either():
     assert (chi.kind, sorted(chi.tiles), chi.called, chi.source) == ("chi", ["5m", "6m", "7m"], "7m", "left")
 
 
+# A far seat's hand, then its pon and chi lying left of it in the photo (the seat faces the camera), and a wall of
+# six face-down tiles in front, the last of them just before the gap between hand and melds: the true tile polygons
+# of generated scene 67 of seed 11 (``python -m datasets.generate --seed 11 --framing corner``), the wall last.
+WALL_IN_FRONT_OF_A_FAR_HANDS_MELDS = [
+    ('1m', [[674, 65], [648, 62], [645, 51], [671, 53]]),
+    ('4m', [[647, 62], [620, 59], [618, 48], [644, 50]]),
+    ('4m', [[618, 59], [592, 55], [592, 44], [618, 48]]),
+    ('7m', [[591, 56], [564, 52], [565, 41], [591, 44]]),
+    ('9m', [[563, 52], [537, 49], [538, 38], [564, 41]]),
+    ('1z', [[535, 49], [509, 46], [512, 35], [538, 39]]),
+    ('3z', [[508, 46], [482, 43], [484, 32], [510, 35]]),
+    ('7z', [[468, 31], [466, 39], [430, 35], [433, 27]]),
+    ('7z', [[427, 37], [400, 34], [407, 24], [432, 27]]),
+    ('7z', [[400, 34], [373, 31], [379, 21], [405, 24]]),
+    ('3m', [[375, 20], [371, 28], [335, 24], [340, 16]]),
+    ('1m', [[333, 27], [306, 24], [313, 13], [339, 16]]),
+    ('2m', [[305, 23], [278, 20], [286, 10], [312, 13]]),
+    ('back', [[595, 56], [623, 59], [624, 72], [595, 69]]),
+    ('back', [[566, 53], [594, 56], [595, 69], [566, 66]]),
+    ('back', [[565, 66], [536, 62], [537, 50], [566, 53]]),
+    ('back', [[509, 47], [537, 50], [536, 62], [506, 59]]),
+    ('back', [[480, 44], [508, 47], [506, 59], [477, 56]]),
+    ('back', [[476, 56], [447, 52], [451, 40], [480, 43]]),
+]
+
+
+def test_a_far_hands_melds_join_it_rather_than_the_wall_in_front():
+    tiles = from_polygons(WALL_IN_FRONT_OF_A_FAR_HANDS_MELDS)
+    ls = lines(tiles)
+    assert sorted(kinds(tiles, line.tiles) for line in ls) == [
+        ["1m", "4m", "4m", "7m", "9m", "1z", "3z", "7z", "7z", "7z", "3m", "1m", "2m"], ["back"] * 6]
+    r = read_line(tiles, longest(ls))
+    assert r.problems == [] and len(r.concealed) == 7
+    assert sorted((m.kind, m.source) for m in r.melds) == [("chi", "left"), ("pon", "left")]
+
+
 # A far seat's two tiles and four melds with the dead wall right behind them (three face-down tiles and the 9m
 # dora indicator, the last four): the true tile polygons of generated scene 114 of seed 13.
 DEAD_WALL_BEHIND_MELDS = [

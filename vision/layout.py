@@ -396,8 +396,13 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
         for b in segs:
             if a < b:
                 weigh(a, b)
-    while joins:  # the nearest pair first: a drawn tile between a hand and its melds joins before they meet
-        a, b = min(joins, key=lambda pair: (joins[pair], pair))
+    def lone_back(k: int) -> bool:
+        return len(segs[k].tiles) == 1 and tiles[segs[k].tiles[0]].kind == "back"
+
+    # the nearest pair first: a drawn tile between a hand and its melds joins before they meet. A lone face-down
+    # tile joins last: a wall tile in front of the gap between a far hand and its melds is nearer to both
+    while joins:
+        a, b = min(joins, key=lambda pair: (lone_back(pair[0]) or lone_back(pair[1]), joins[pair], pair))
         segs[a] = _facing_centre(tiles, segs[a].members + segs.pop(b).members, centre)
         joins = {pair: far for pair, far in joins.items() if a not in pair and b not in pair}
         for other in segs:
