@@ -518,3 +518,21 @@ def test_a_called_quarter_turn_alike_tile_a_little_long_but_shallow_is_sideways(
     r = read_one(tiles)
     assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "5m", "6m", "7m", "7s", "8s", "9s", "1z"]
     assert [(m.kind, m.source) for m in r.melds] == [("pon", source)]
+
+
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_an_upright_quarter_turn_alike_tile_a_little_long_and_shallower_than_one_other_stays_upright(angle):
+    """Of a pon of 4p, the called tile is plainly long; the other two are then each other's only upright
+    neighbour, and the farther one's box came back 1.12 times as long and 0.82 times as deep as the nearer one's
+    (a snapshot at 2048 px, seed 17): one tile nearer the camera says too little, so it stays upright."""
+    tiles = lay_row("1m 2m 3m 5m 6m 7m 7s 8s 9s 1z | 4p 4p> 4p", angle)
+    c = tiles[10].corners
+    centre = c.mean(axis=0)
+    a = math.radians(angle)
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    d = c - centre
+    tiles[10] = Tile("4p", tuple(map(tuple, centre + np.outer(d @ along, along) * 1.12
+                                     + np.outer(d @ across, across) * 0.82)))
+    r = read_one(tiles)
+    assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "5m", "6m", "7m", "7s", "8s", "9s", "1z"]
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "across")]

@@ -283,7 +283,7 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
     perspective makes near tiles wider. Those are first the plainly upright tiles, then also the other
     quarter-turn-alike ones (the measure ignores their glyph) not found sideways in that first round. A little
     longer is enough where the tile is also shallower across the row than the three nearest upright tiles of its
-    run (a detector's box on a called tile seen low). Polygons in ``tiles`` are turned to match."""
+    run, two at least (a detector's box on a called tile seen low). Polygons in ``tiles`` are turned to match."""
     right = right_of(up)
     quarter = [i for i in members if _quarter_alike(tiles[i])]
     if not quarter:
@@ -309,8 +309,8 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
             # than the upright tiles of its own meld, its nearest three in its run (a meld may touch the hand,
             # whose standing tiles are deeper: against them a meld's upright tiles looked shallow too)
             nearest = sorted((j for j in ref if run[j] == run[i]), key=lambda j: abs(place[j] - place[i]))[:3]
-            same = [depth[j] for j in nearest]
-            shallow = bool(same) and depth[i] < SIDEWAYS_DEPTH * float(np.median(same))
+            same = [depth[j] for j in nearest]  # two at least: one alone may be nearer the camera, so deeper
+            shallow = len(same) >= 2 and depth[i] < SIDEWAYS_DEPTH * float(np.median(same))
             if wide > SIDEWAYS_LENGTH or (shallow and wide > SIDEWAYS_LENGTH_SHALLOW):
                 found.add(i)
         sideways = found
