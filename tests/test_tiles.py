@@ -9,7 +9,7 @@ import pytest
 from vision.detector import Detection, TileDetector, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import edge_angle, row_angle, straighten, tiles_json, upright_corners
+from vision.tiles import drop_straddling, edge_angle, row_angle, straighten, tiles_json, upright_corners
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -244,3 +244,18 @@ def test_read_score_prints_the_table_and_its_json(scene, capsys):
     table = json.loads(capsys.readouterr().out)
     assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "width", "height"} <= set(table)
     assert {t["role"] for t in table["tiles"]} <= {"concealed", "meld", "pond", "dora", "wall", "stray"}
+
+
+def _box(x: float, y: float, w: float = 30, h: float = 40, kind: str = "5m", confidence: float = 0.9) -> Tile:
+    return Tile(kind, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), confidence)
+
+
+def test_a_box_straddling_two_tiles_is_dropped_and_overlapping_neighbours_are_kept():
+    row = [_box(0, 0), _box(30, 0), _box(60, 0, kind="7p")]
+    straddling = _box(15, 0, kind="6s", confidence=0.5)  # half of each of the first two
+    assert drop_straddling(row + [straddling]) == row
+    # standing tiles seen aslant overlap their neighbours by a third: all stay, whatever their confidence
+    aslant = [_box(20 * k, 0, confidence=0.9 - 0.1 * k) for k in range(5)]
+    assert drop_straddling(aslant) == aslant
+    # the surer of two boxes on one tile stays, the other goes; order is kept
+    assert drop_straddling([_box(0, 0, confidence=0.4), _box(2, 1, confidence=0.8)]) == [_box(2, 1, confidence=0.8)]
