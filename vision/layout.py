@@ -270,8 +270,7 @@ def _runs(tiles: list[Tile], members: list[int], right: np.ndarray, place: dict,
     order = sorted(members, key=lambda i: place[i])
     run, out = 0, {order[0]: 0}
     for a, b in zip(order, order[1:]):
-        gap = place[b] - place[a] - tiles[a].extent_along(right) - tiles[b].extent_along(right)
-        run += gap > 0.25 * width
+        run += _gap_and_offset(tiles[a], tiles[b], right)[0] > 0.25 * width
         out[b] = run
     return out
 
