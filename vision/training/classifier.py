@@ -30,6 +30,7 @@ SMALL_P = 0.3  # crops shown at a small tile's resolution
 TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mostly upright, as most crops are
 CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
+MAX_LR = 3e-3
 
 
 def load_split(root: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -128,9 +129,13 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 
 def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int,
-          size: tuple[int, int] = (INPUT_H, INPUT_W), log=print, weights: Path | None = None) -> dict:
-    """Train, export ``out`` (ONNX) and save the torch weights beside it (``out`` with ``.pt``): the next run
-    can go on from them (``weights``) instead of starting from scratch."""
+          size: tuple[int, int] = (INPUT_H, INPUT_W), log=print, weights: Path | None = None,
+          device: str = "cpu", hours: float | None = None) -> dict:
+    """Train, export ``out`` (ONNX) and save the torch weights beside it (``out`` with ``.pt``, also after each
+    epoch): the next run can go on from them (``weights``) instead of starting from scratch.
+
+    With ``hours`` the run stops when the time is up (after at most ``epochs``), and the rate follows the share of
+    the time spent rather than of the steps, so a lent GPU's fixed time ends with a fully decayed rate."""
     import torch
     import torch.nn.functional as F
 
@@ -143,21 +148,29 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     model = build_model()
     if weights is not None:
         model.load_state_dict(torch.load(weights, map_location="cpu"))
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    model.to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=MAX_LR, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    history = []
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_LR, total_steps=steps)
+    start, history = time.time(), []
     for epoch in range(epochs):
         model.train()
         t0 = time.time()
         order = rng.permutation(len(y_train))
-        total = 0.0
+        total, seen = 0.0, 0
         for i in range(0, len(order), batch):
+            if hours is not None:
+                spent = (time.time() - start) / (3600 * hours)
+                if spent >= 1:
+                    break
+                for group in opt.param_groups:
+                    group["lr"] = one_cycle_rate(spent)
             idx = order[i:i + batch]
             turns = rng.choice(4, len(idx), p=TURN_P)
             xb = turn_batch(augment(x_train[idx], rng), turns)
-            xb_t, yb = torch.from_numpy(np.ascontiguousarray(xb)), torch.from_numpy(y_train[idx])
-            right = torch.from_numpy(turn_targets(y_train[idx], turns))
+            xb_t = torch.from_numpy(np.ascontiguousarray(xb)).to(device)
+            yb = torch.from_numpy(y_train[idx]).to(device)
+            right = torch.from_numpy(turn_targets(y_train[idx], turns)).to(device)
             kind_logits, turn_logits = model(xb_t)
             log_p = F.log_softmax(turn_logits, dim=1)
             loss = F.cross_entropy(kind_logits, yb, label_smoothing=0.05)
@@ -165,19 +178,34 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            if hours is None:
+                sched.step()
             total += loss.item() * len(idx)
-        acc, turn_acc = evaluate(model, x_val, y_val, rng)
-        history.append({"epoch": epoch + 1, "loss": total / len(y_train), "val_acc": acc, "val_turn_acc": turn_acc,
-                        "seconds": time.time() - t0})
-        log(f"epoch {epoch + 1}/{epochs} loss {total / len(y_train):.4f} val acc {acc:.4f} "
-            f"(turned crops: turn right {turn_acc:.4f}) ({time.time() - t0:.0f} s)")
+            seen += len(idx)
+        acc, turn_acc = evaluate(model, x_val, y_val, rng, device)
+        history.append({"epoch": epoch + 1, "loss": total / max(1, seen), "val_acc": acc, "val_turn_acc": turn_acc,
+                        "seconds": time.time() - t0, "crops": seen})
+        log(f"epoch {epoch + 1}/{epochs} loss {total / max(1, seen):.4f} val acc {acc:.4f} "
+            f"(turned crops: turn right {turn_acc:.4f}) ({time.time() - t0:.0f} s, {seen} crops)")
+        torch.save(model.state_dict(), out.with_suffix(".pt"))
+        if hours is not None and time.time() - start >= 3600 * hours:
+            break
+    model.to("cpu")
     export(model, out, size)
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     return {"train_crops": int(len(y_train)), "val_crops": int(len(y_val)), "history": history}
 
 
-def evaluate(model, x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+def one_cycle_rate(spent: float) -> float:
+    """The rate at a share of a fixed time spent: warm up over its first 30 %, then a cosine down to zero (the
+    shape ``OneCycleLR`` gives a fixed number of steps)."""
+    if spent < 0.3:
+        return MAX_LR / 25 + (MAX_LR - MAX_LR / 25) * (1 - np.cos(np.pi * spent / 0.3)) / 2
+    return MAX_LR * (1 + np.cos(np.pi * (spent - 0.3) / 0.7)) / 2
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray, rng: np.random.Generator,
+             device: str = "cpu") -> tuple[float, float]:
     """Kind accuracy on the crops as they are, and turn accuracy on the crops randomly turned."""
     import torch
 
@@ -185,12 +213,12 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> t
     correct = turn_right = 0
     with torch.no_grad():
         for i in range(0, len(y), 256):
-            logits, _ = model(torch.from_numpy(x[i:i + 256]))
-            correct += int((logits.argmax(1).numpy() == y[i:i + 256]).sum())
+            logits, _ = model(torch.from_numpy(x[i:i + 256]).to(device))
+            correct += int((logits.argmax(1).cpu().numpy() == y[i:i + 256]).sum())
             turns = rng.integers(0, 4, len(y[i:i + 256]))
-            _, turn_logits = model(torch.from_numpy(turn_batch(x[i:i + 256], turns)))
+            _, turn_logits = model(torch.from_numpy(turn_batch(x[i:i + 256], turns)).to(device))
             mask = turn_targets(y[i:i + 256], turns)
-            turn_right += int(mask[np.arange(len(turns)), turn_logits.argmax(1).numpy()].sum())
+            turn_right += int(mask[np.arange(len(turns)), turn_logits.argmax(1).cpu().numpy()].sum())
     return correct / max(1, len(y)), turn_right / max(1, len(y))
 
 
@@ -234,6 +262,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weights", type=Path, default=None, help="start from these torch weights (a run's .pt)")
     ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
+    ap.add_argument("--device", default="cpu", help="torch device, e.g. cuda on a lent GPU")
+    ap.add_argument("--hours", type=float, default=None,
+                    help="stop after this many hours (at most --epochs), the rate decayed over that time")
     args = ap.parse_args()
     if args.add_features:
         return add_features_output(args.add_features)
@@ -241,7 +272,8 @@ def main() -> None:
         ap.error("--data is required")
     size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
-    report = train(args.data, args.out, args.epochs, args.batch, args.seed, size, weights=args.weights)
+    report = train(args.data, args.out, args.epochs, args.batch, args.seed, size, weights=args.weights,
+                   device=args.device, hours=args.hours)
     report["input_size"] = list(size)
     report["seconds"] = round(time.time() - t0)
     (args.out.with_suffix(".train.json")).write_text(json.dumps(report, indent=1))

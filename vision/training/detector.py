@@ -34,6 +34,7 @@ def train(data: Path, epochs: int, imgsz: int, batch: int, weights: Path | None,
 
     # ultralytics trains on a CPU with cores - 1 threads and no loader workers: on 2 cores that is one core idle.
     torch_utils.NUM_THREADS = os.cpu_count() or 1
+    _read_results_without_polars()
 
     def keep_workers(trainer):  # it also forces workers=0 on a CPU; put back what was asked for
         trainer.args.workers = workers
@@ -57,6 +58,27 @@ def train(data: Path, epochs: int, imgsz: int, batch: int, weights: Path | None,
         # tiles lie at any angle and either way up: rotate and flip freely; colour jitter for lighting and sets
         degrees=180, fliplr=0.5, flipud=0.5, scale=0.5, translate=0.1, mosaic=1.0,
         hsv_h=0.03, hsv_s=0.6, hsv_v=0.45)
+
+
+def _read_results_without_polars() -> None:
+    """ultralytics reads its results.csv back with polars, a 40 MB wheel; a lent GPU machine has no index to
+    fetch it from, so where it is missing the csv module reads the file instead."""
+    try:
+        import polars  # noqa: F401
+        return
+    except ImportError:
+        import csv
+
+        from ultralytics.engine.trainer import BaseTrainer
+
+    def read_results_csv(self):
+        try:
+            rows = list(csv.DictReader(self.csv.read_text().splitlines()))
+        except OSError:
+            return {}
+        return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+    BaseTrainer.read_results_csv = read_results_csv
 
 
 def merged_yaml(folders: list[Path], out: Path) -> Path:
