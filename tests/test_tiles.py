@@ -9,7 +9,7 @@ import pytest
 from vision.detector import Detection, TileDetector, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import drop_straddling, edge_angle, row_angle, straighten, tiles_json, upright_corners
+from vision.tiles import drop_cut_by_frame, drop_straddling, edge_angle, row_angle, straighten, tiles_json, upright_corners
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -259,3 +259,20 @@ def test_a_box_straddling_two_tiles_is_dropped_and_overlapping_neighbours_are_ke
     assert drop_straddling(aslant) == aslant
     # the surer of two boxes on one tile stays, the other goes; order is kept
     assert drop_straddling([_box(0, 0, confidence=0.4), _box(2, 1, confidence=0.8)]) == [_box(2, 1, confidence=0.8)]
+
+
+def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_half_its_width_is_kept():
+    shape = (300, 400, 3)
+    row = [_box(100 + 30 * k, 150) for k in range(4)]
+    top_strip = _box(150, 0, w=30, h=8, kind="4s", confidence=0.3)  # the tops of a row of tiles at the border
+    assert drop_cut_by_frame(row + [top_strip], shape) == row
+    # read surely, the same strip stays (a far hand's tile cut by a snapshot's edge); so does a tile cut by the
+    # right edge that shows two thirds of its width, and an unsure thin box inside the photo
+    sure_strip = _box(150, 0, w=30, h=8, kind="4s", confidence=0.8)
+    right = _box(380, 150, w=19, h=40, confidence=0.3)
+    inside = _box(200, 100, w=30, h=8, confidence=0.3)
+    kept = row + [sure_strip, right, inside]
+    assert drop_cut_by_frame(kept, shape) == kept
+    # the bottom edge counts as the top does
+    bottom_strip = _box(150, 292, w=30, h=8, confidence=0.3)
+    assert drop_cut_by_frame(row + [bottom_strip], shape) == row
