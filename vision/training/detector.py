@@ -14,6 +14,8 @@ ultralytics' `yolo11n-obb.yaml` (no download: weights start from scratch or from
     # go on from the shipped weights at a low rate, for a fixed time:
     python -m vision.training.detector --data data/win416 data/win-corner --weights models/tile_detector.pt \
         --lr0 0.0003 --hours 0.9 --out data/detector-v2.onnx --name detector-v2
+    # a run's weights to ONNX (and .pt beside it), e.g. those a lent GPU trained (vision/training/lent_gpu.sh):
+    python -m vision.training.detector --export data/gpu13/det-best.pt --out models/tile_detector.onnx
 """
 from __future__ import annotations
 
@@ -105,7 +107,7 @@ def export(weights: Path, out: Path, imgsz: int) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, nargs="+", required=True,
+    ap.add_argument("--data", type=Path, nargs="+",
                     help="data.yaml of a --classes tile OBB dataset, or several dataset folders to train on together")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--imgsz", type=int, default=416)
@@ -121,7 +123,15 @@ def main() -> None:
     ap.add_argument("--project", type=Path, default=Path("runs"))
     ap.add_argument("--name", default="detector")
     ap.add_argument("--out", type=Path, default=Path("models/tile_detector.onnx"))
+    ap.add_argument("--export", type=Path, metavar="PT",
+                    help="only export these weights (a run's best.pt) to --out and beside it as .pt, and stop")
     args = ap.parse_args()
+    if not args.export and not args.data:
+        ap.error("--data is required")
+    if args.export:
+        export(args.export, args.out, args.imgsz)
+        shutil.copyfile(args.export, args.out.with_suffix(".pt"))
+        return print(f"wrote {args.out} from {args.export}")
     t0 = time.time()
     data = merged_yaml(args.data, args.project.resolve() / f"{args.name}-data.yaml")
     train(data.resolve(), args.epochs, args.imgsz, args.batch, args.weights, args.resume,
