@@ -2,13 +2,15 @@
 # Both models' training in one fixed-time job, for a lent GPU machine (one GPU, 16 cores; nothing fetched).
 #
 #   WORK=/root/job DET_HOURS=0.28 READ_HOURS=0.2 bash vision/training/lent_gpu.sh
+#   # detector only, on other seeds, at a lower rate:
+#   WORK=/root/job DET_HOURS=0.07 READ_HOURS=0 SEED_MIXED=42 SEED_CORNER=43 LR0=0.0003 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
-# mixed framings, 41: corner snapshots), then, at once:
+# mixed framings, 41: corner snapshots, by default), then, at once:
 #   - the detector goes on from the shipped weights on 416-px windows of them (GPU, 12 loader processes);
 #   - the reader is trained from scratch on generated crops (seeds 30, 31) plus 16 tiles cut from each scene.
-# Progress: $WORK/detector.log and $WORK/reader.log; weights: $WORK/runs/detector-v4/weights/{last,best}.pt and
+# Progress: $WORK/detector.log and $WORK/reader.log; weights: $WORK/runs/detector/weights/{last,best}.pt and
 # $WORK/reader-v8.pt (saved after every epoch), $WORK/reader-v8.onnx at the end.
 set -euo pipefail
 WORK=${WORK:-/root/job}
@@ -17,31 +19,41 @@ READ_HOURS=${READ_HOURS:-0.2}
 SCENES_MIXED=${SCENES_MIXED:-4000}
 SCENES_CORNER=${SCENES_CORNER:-3000}
 CROPS=${CROPS:-40000}
+SEED_MIXED=${SEED_MIXED:-40}
+SEED_CORNER=${SEED_CORNER:-41}
+LR0=${LR0:-0.0007}
 DEVICE=${DEVICE:-0}
 mkdir -p "$WORK"
 stamp() { echo "[$(date +%T)] $*"; }
 
 stamp "scenes"
-python -m datasets.generate --out "$WORK/g40" --n "$SCENES_MIXED" --seed 40 --format obb --classes tile --workers 16
-python -m datasets.generate --out "$WORK/g41" --n "$SCENES_CORNER" --seed 41 --framing corner --format obb \
+G1=$WORK/g$SEED_MIXED G2=$WORK/g$SEED_CORNER W1=$WORK/w$SEED_MIXED W2=$WORK/w$SEED_CORNER
+python -m datasets.generate --out "$G1" --n "$SCENES_MIXED" --seed "$SEED_MIXED" --format obb --classes tile \
+    --workers 16
+python -m datasets.generate --out "$G2" --n "$SCENES_CORNER" --seed "$SEED_CORNER" --framing corner --format obb \
     --classes tile --workers 16
-python -m datasets.windows --src "$WORK/g40" --out "$WORK/w40" --size 416 --per-image 3 --workers 16
-python -m datasets.windows --src "$WORK/g41" --out "$WORK/w41" --size 416 --per-image 3 --workers 16
+python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --workers 16
+python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --workers 16
 
 stamp "detector: from models/tile_detector.pt for $DET_HOURS h"
-python -m vision.training.detector --data "$WORK/w40" "$WORK/w41" --weights models/tile_detector.pt \
-    --lr0 0.0007 --hours "$DET_HOURS" --batch 64 --workers 12 --device "$DEVICE" --project "$WORK/runs" \
-    --name detector-v4 --out "$WORK/detector-v4.onnx" >"$WORK/detector.log" 2>&1 &
+python -m vision.training.detector --data "$W1" "$W2" --weights models/tile_detector.pt \
+    --lr0 "$LR0" --hours "$DET_HOURS" --batch 64 --workers 12 --device "$DEVICE" --project "$WORK/runs" \
+    --name detector --out "$WORK/detector.onnx" >"$WORK/detector.log" 2>&1 &
 detector=$!
 
+if [ "$READ_HOURS" = 0 ]; then
+    wait $detector || stamp "detector ended with an error: see $WORK/detector.log"
+    stamp "done"
+    exit 0
+fi
 stamp "reader crops"
 python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers 8
 python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers 8
-python -m datasets.scene_crops --src "$WORK/g40" --out "$WORK/sc40" --per-scene 16 --seed 40 --workers 8
-python -m datasets.scene_crops --src "$WORK/g41" --out "$WORK/sc41" --per-scene 16 --seed 41 --workers 8
+python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene 16 --seed "$SEED_MIXED" --workers 8
+python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene 16 --seed "$SEED_CORNER" --workers 8
 stamp "reader: from scratch for $READ_HOURS h"
 reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
-python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc40" "$WORK/sc41" \
+python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
     --out "$WORK/reader-v8.onnx" --epochs 60 --batch 256 --device "$reader_device" --hours "$READ_HOURS" \
     >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
 wait $detector || stamp "detector ended with an error (its weights are saved each epoch): see $WORK/detector.log"
