@@ -9,7 +9,8 @@ import pytest
 from vision.detector import Detection, TileDetector, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import drop_cut_by_frame, drop_straddling, edge_angle, row_angle, straighten, tiles_json, upright_corners
+from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, row_angle, straighten, tiles_json,
+                          upright_corners)
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

@@ -80,3 +80,20 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
         classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
                          log=lambda *_: None, weights=tmp_path / "missing.pt")
+    # a fixed time (a lent GPU's): the run stops inside its first epoch and still exports what it learnt
+    timed = classifier.train(tmp_path / "crops", tmp_path / "timed.onnx", epochs=5, batch=4, seed=0,
+                             log=lambda *_: None, hours=0.02 / 3600)
+    assert len(timed["history"]) == 1 and 0 < timed["history"][0]["crops"] < report["train_crops"]
+    assert len(TileReader(tmp_path / "timed.onnx").read([cv2.imread(str(files[0]))])) == 1
+
+
+def test_the_timed_rate_warms_up_then_decays_to_zero():
+    from vision.training.classifier import MAX_LR, one_cycle_rate
+
+    assert one_cycle_rate(0.0) == pytest.approx(MAX_LR / 25)
+    assert one_cycle_rate(0.3) == pytest.approx(MAX_LR)
+    assert one_cycle_rate(1.0) == pytest.approx(0.0, abs=1e-12)
+    rates = [one_cycle_rate(k / 100) for k in range(101)]
+    peak = rates.index(max(rates))
+    assert peak == 30 and rates[:peak + 1] == sorted(rates[:peak + 1])
+    assert rates[peak:] == sorted(rates[peak:], reverse=True)
