@@ -47,6 +47,7 @@ def test_detector_trains_on_generated_windows_and_exports_an_onnx_the_run_time_l
                                                                                "runs/again/weights/last.pt"))
     assert float((before - after).abs().max()) < 1e-4 * float(before.abs().max())
     onnx = training.export(tmp_path / "runs/d/weights/last.pt", tmp_path / "det.onnx", 256)
+    assert (tmp_path / "det.pt").read_bytes() == first.read_bytes()  # the checkpoint beside it, to go on from
     out = TileDetector(onnx).session.run(None, {"images": np.zeros((1, 3, 256, 320), np.float32)})[0]
     assert out.shape[:2] == (1, 6)  # cx, cy, w, h, the tile score, the angle
     assert isinstance(TileDetector(onnx).detect(cv2.imread(str(next(Path("scenes/images/train").glob("*.jpg"))))),

@@ -176,6 +176,12 @@ def row_angle(centres: np.ndarray, longs: np.ndarray, i: int) -> float | None:
     return None if mean is None else float(np.degrees(mean))
 
 
+def _bounds(corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each polygon's axis-aligned bounds: (n, 2) lowest and (n, 2) highest x, y."""
+    return (np.array([c.min(axis=0) for c in corners]).reshape(-1, 2),
+            np.array([c.max(axis=0) for c in corners]).reshape(-1, 2))
+
+
 def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     """The tiles less slivers cut by the photo's edge: the detector learnt tiles cut by its training windows'
     edges, and finds the strip of a tile's top left at a photo's border, too little of it to read. A tile cut by
@@ -183,8 +189,7 @@ def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     if len(tiles) < 3:
         return tiles
     h, w = shape[:2]
-    lows = np.array([t.corners.min(axis=0) for t in tiles])
-    highs = np.array([t.corners.max(axis=0) for t in tiles])
+    lows, highs = _bounds([t.corners for t in tiles])
     cut = (lows <= FRAME_PX).any(axis=1) | (highs[:, 0] >= w - 1 - FRAME_PX) | (highs[:, 1] >= h - 1 - FRAME_PX)
     if cut.all():
         return tiles
@@ -200,8 +205,7 @@ def drop_straddling(tiles: list[Tile]) -> list[Tile]:
     of the hand. Order is kept."""
     order = sorted(range(len(tiles)), key=lambda k: -tiles[k].confidence)
     corners = [t.corners for t in tiles]
-    lows = np.array([c.min(axis=0) for c in corners]).reshape(-1, 2)
-    highs = np.array([c.max(axis=0) for c in corners]).reshape(-1, 2)
+    lows, highs = _bounds(corners)
     dropped = set()
     for rank, k in enumerate(order):
         low, high = np.floor(lows[k]).astype(int) - 1, np.ceil(highs[k]).astype(int) + 1

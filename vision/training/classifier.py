@@ -151,7 +151,7 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=MAX_LR, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_LR, total_steps=steps)
+    sched = None if hours is not None else torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_LR, total_steps=steps)
     start, history = time.time(), []
     for epoch in range(epochs):
         model.train()
@@ -178,7 +178,7 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
             opt.zero_grad()
             loss.backward()
             opt.step()
-            if hours is None:
+            if sched is not None:
                 sched.step()
             total += loss.item() * len(idx)
             seen += len(idx)
@@ -192,7 +192,6 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
             break
     model.to("cpu")
     export(model, out, size)
-    torch.save(model.state_dict(), out.with_suffix(".pt"))
     return {"train_crops": int(len(y_train)), "val_crops": int(len(y_val)), "history": history}
 
 

@@ -96,12 +96,14 @@ def merged_yaml(folders: list[Path], out: Path) -> Path:
 
 
 def export(weights: Path, out: Path, imgsz: int) -> Path:
-    """ONNX with a dynamic input size, so the run time picks the resolution from the photo."""
+    """ONNX with a dynamic input size, so the run time picks the resolution from the photo, and the weights
+    beside it as ``.pt``."""
     from ultralytics import YOLO
 
     path = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17)
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out)
+    shutil.copyfile(weights, out.with_suffix(".pt"))  # the checkpoint the next training run starts from
     return out
 
 
@@ -130,7 +132,6 @@ def main() -> None:
         ap.error("--data is required")
     if args.export:
         export(args.export, args.out, args.imgsz)
-        shutil.copyfile(args.export, args.out.with_suffix(".pt"))
         return print(f"wrote {args.out} from {args.export}")
     t0 = time.time()
     data = merged_yaml(args.data, args.project.resolve() / f"{args.name}-data.yaml")
@@ -138,7 +139,6 @@ def main() -> None:
           args.project.resolve(), args.name, args.workers, args.device, args.fraction, args.lr0, args.hours)
     best = args.project.resolve() / args.name / "weights" / "best.pt"
     export(best, args.out, args.imgsz)
-    shutil.copyfile(best, args.out.with_suffix(".pt"))  # the checkpoint the next training run starts from
     print(f"wrote {args.out} from {best} in {time.time() - t0:.0f} s")
 
 
