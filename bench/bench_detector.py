@@ -5,12 +5,12 @@ The photos are ../shared/data/real-tiles/photos/group_1..9.jpg: one physical set
 face up in four rows — red 5m 5p 5s, E S W N haku hatsu chun / 1p-9p / 1s-9s / 1m-9m — 333 tiles in all. A
 reading is scored against that grid: detections are split into four rows at the three widest vertical gaps
 between tile centres, each row is ordered left to right and aligned with its true row (edit distance), giving
-tiles read correctly, misread, missed and extra. Time: the median per photo after each photo is fitted into
-1280 x 720 (the issue's reference size), one warm-up call first; both run on onnxruntime with this machine's
-cores.
+tiles read correctly, misread, missed and extra. Time: the median of ``--repeats`` calls per photo after each photo
+is fitted into 1280 x 720 (the issue's reference size), one warm-up call first; both run on onnxruntime with this
+machine's cores, one model after the other (the peer's session threads spin after a run, ours sleep).
 
     pip install -e '.[bench]'
-    python bench/bench_detector.py [--shared ../shared] [--no-peer] [--annotate DIR]
+    python bench/bench_detector.py [--shared ../shared] [--no-peer] [--annotate DIR] [--repeats 5]
 """
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ class Peer:
         return out
 
 
-def run(model, photos: list[Path], annotate: Path | None) -> tuple[dict, list[float], list[str]]:
+def run(model, photos: list[Path], annotate: Path | None, repeats: int) -> tuple[dict, list[float], list[str]]:
     totals = dict(correct=0, misread=0, missed=0, extra=0, plain=0)
     per_photo = []
     times = []
@@ -141,9 +141,10 @@ def run(model, photos: list[Path], annotate: Path | None) -> tuple[dict, list[fl
         totals["plain"] += score(rows, red_as_plain=True)["correct"]
         small = fit_1280x720(image)
         model(small)  # warm-up at this size
-        t0 = time.perf_counter()
-        model(small)
-        times.append(1000 * (time.perf_counter() - t0))
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            model(small)
+            times.append(1000 * (time.perf_counter() - t0))
     return totals, times, per_photo
 
 
@@ -152,6 +153,7 @@ def main() -> None:
     ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--annotate", type=Path, default=None, help="write our annotated photos here")
+    ap.add_argument("--repeats", type=int, default=5, help="timed calls per photo")
     args = ap.parse_args()
     photos = sorted((args.shared / "data/real-tiles/photos").glob("group_*.jpg"))
     if not photos:
@@ -170,7 +172,7 @@ def main() -> None:
           "missed | extra | median ms per photo at 1280x720 |")
     print("|---|---|---|---|---|---|---|")
     for model in models:
-        totals, times, per_photo = run(model, photos, args.annotate)
+        totals, times, per_photo = run(model, photos, args.annotate, args.repeats)
         print(f"| {model.name} | {totals['correct']}/{n} = {totals['correct'] / n:.1%} | "
               f"{totals['plain']}/{n} | {totals['misread']} | "
               f"{totals['missed']} | {totals['extra']} | {statistics.median(times):.0f} |")

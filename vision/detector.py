@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from .geometry import mean_angle
+from .models import cpu_session
 
 BASE_SIZE = 416  # long side of the first pass, px
 MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
@@ -59,11 +60,7 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
 
 class TileDetector:
     def __init__(self, model_path: str | Path, threads: int = 2):
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
 
     def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU) -> list[Detection]:

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
+from .models import cpu_session
 
 INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its own (``TileReader.size``)
 
@@ -46,12 +47,8 @@ class TileReader:
     face classifier says which face a tile is; the shipped heads still say face down or not, and the turn."""
 
     def __init__(self, model_path: str | Path):
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
         self.path = Path(model_path)
-        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path)
         h, w = self.session.get_inputs()[0].shape[2:]
         self.size = (int(h), int(w))
         self.outputs = [o.name for o in self.session.get_outputs()]
