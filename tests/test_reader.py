@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.classes import CLASSES
@@ -29,3 +30,43 @@ def test_reader_answers_nothing_for_no_crops():
 def test_reader_refuses_a_missing_model(tmp_path):
     with pytest.raises(Exception):
         TileReader(tmp_path / "missing.onnx")
+
+
+class HalvesReader:
+    """A stand-in network that reads a crop's top and bottom halves: 1m leans on a bright top, 2m on a bright
+    bottom (and a little more). It records the batches it was given."""
+
+    def __init__(self):
+        self.batches = []
+
+    def run(self, _names, feeds):
+        batch = feeds["crops"]
+        self.batches.append(len(batch))
+        half = batch.shape[2] // 2
+        top, bottom = batch[:, :, :half].mean(axis=(1, 2, 3)), batch[:, :, half:].mean(axis=(1, 2, 3))
+        logits = np.full((len(batch), len(CLASSES)), -20.0, np.float32)
+        logits[:, CLASSES.index("1m")] = 3 * top
+        logits[:, CLASSES.index("2m")] = 3 * bottom + 1.5
+        return [logits, np.zeros((len(batch), 4), np.float32)]
+
+
+def halves_reader() -> tuple[TileReader, HalvesReader]:
+    reader = TileReader.__new__(TileReader)
+    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
+    return reader, reader.session
+
+
+def crop_of_halves(top: float, bottom: float) -> np.ndarray:
+    crop = np.zeros((64, 48, 3), np.uint8)
+    crop[:32], crop[32:] = round(255 * top), round(255 * bottom)
+    return crop
+
+
+def test_an_unsure_reading_is_averaged_with_the_crop_turned_a_half_turn():
+    reader, network = halves_reader()
+    # bright top, dark bottom: 1m (logit 2.4 against 2.1), unsure; turned, 2m clearly (2.1 against 0.6)
+    unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
+    first, second = reader.read([unsure, sure])
+    assert network.batches == [2, 1]  # only the unsure crop is read again
+    assert first.kind == "2m" and 0.55 < first.confidence < 0.7
+    assert second.kind == "1m" and second.confidence > 0.8

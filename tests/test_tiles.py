@@ -77,9 +77,8 @@ def test_row_angle_is_the_line_to_the_nearest_like_sized_neighbours():
     assert row_angle(corner, np.full(3, 60.0), 0) is None
 
 
-@pytest.mark.parametrize("name, kind, wrong", [("chun_1", "7z", "1z"), ("p_4_0", "4p", "2p"), ("m_3_0", "3m", "1m")])
-def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(shared, name, kind, wrong,
-                                                                               monkeypatch):
+@pytest.mark.parametrize("name, kind", [("chun_1", "7z"), ("p_4_0", "4p"), ("m_3_0", "3m")])
+def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(shared, name, kind, monkeypatch):
     """The detector's box for a sheared face can be 40 degrees off the face; cut along it, these real tiles read
     as another kind. Read unsurely, they are cut again along their own edges and read right, and the polygon
     follows the face."""
@@ -96,7 +95,7 @@ def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(sh
     box = Detection((200.0, 200.0), (float(w), float(h)), 25.0 + 40.0, 0.9)
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: [box])
     monkeypatch.setattr(tiles, "RECUT_BELOW", 0.0)  # never cut again: the box as the detector gave it
-    assert finder.find(photo)[0].kind == wrong
+    assert finder.find(photo)[0].kind != kind  # (chun read as 7m or 1z, 4p as 2p, 3m as 1m)
     monkeypatch.undo()
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: [box])
     tile = finder.find(photo)[0]

@@ -18,6 +18,7 @@ from .classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 from .models import cpu_session
 
 INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its own (``TileReader.size``)
+REREAD_BELOW = 0.8  # a reading less sure than this is read again, the crop turned a half turn
 
 
 def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
@@ -78,19 +79,18 @@ class TileReader:
         if not crops:
             return []
         out = self._run(crops)
-        kind_logits = out["kind_logits"]
         turn_logits = out.get("turn_logits")
         if turn_logits is None:  # the first reader: one logit, upside down or not
             flip = out["flip_logit"]
             turn_logits = np.stack([-flip, np.full_like(flip, -1e9), flip, np.full_like(flip, -1e9)], axis=1)
-        probs = _softmax(kind_logits)
-        if profile is not None and "back" in profile.kinds:
-            probs = profile.face_probabilities(out["features"])
-        elif profile is not None:  # the shipped reader says face down or not, the profile which face
-            back = probs[:, CLASSES.index("back")]
-            probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
-            # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
-            probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
+        probs = self._kind_probabilities(out, profile)
+        # an unsure reading is averaged with the reading of the crop turned a half turn: a second look that
+        # sees the glyph's pixels fall differently on the small input (tiles read right from their true
+        # polygons, dev scenes of seeds 9 / 10: 93.7 -> 94.2 % / 94.5 -> 94.8 %, the same as turning every crop)
+        unsure = np.flatnonzero(probs.max(1) < REREAD_BELOW)
+        if len(unsure):
+            turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
+            probs[unsure] = (probs[unsure] + self._kind_probabilities(turned, profile)) / 2
         readings = []
         for p, t in zip(probs, turn_logits):
             kind = CLASSES[int(p.argmax())]
@@ -103,6 +103,19 @@ class TileReader:
                 turns = (best,)
             readings.append(Reading(kind, float(p.max()), turns))
         return readings
+
+    @staticmethod
+    def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:
+        """(n, classes): the reader's, or with a calibration profile the set's own faces'."""
+        probs = _softmax(out["kind_logits"])
+        if profile is not None and "back" in profile.kinds:
+            probs = profile.face_probabilities(out["features"])
+        elif profile is not None:  # the shipped reader says face down or not, the profile which face
+            back = probs[:, CLASSES.index("back")]
+            probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
+            # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
+            probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
+        return probs
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
