@@ -186,6 +186,46 @@ def test_a_misread_sideways_tile_at_the_hands_end_is_not_cut_out_as_a_meld():
     assert r.melds == [] and len(r.concealed) == 10 and len(r.problems) == 1
 
 
+def misread_a_quarter_turn(tiles: list[Tile], k: int) -> None:
+    """The reader's turn head a quarter out on tile k: the same box, its glyph's up along the other edge."""
+    t = tiles[k]
+    tiles[k] = Tile(t.kind, tuple(map(tuple, np.roll(t.corners, -1, axis=0))))
+
+
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_a_called_tile_read_upright_is_found_by_its_length(angle):
+    # a 6s lying sideways whose glyph the reader took for upright: no tile of the pon says it was called, but
+    # the one longer along the row is; it is turned to lie sideways
+    spec = "1m 2m 3m 4p 5p 6p 7s | 3m> 4m 5m | 6s 6s> 6s"
+    tiles = lay_row(spec, angle)
+    misread_a_quarter_turn(tiles, 11)
+    assert tiles[11].lie != lay_row(spec, angle)[11].lie
+    r = read_one(tiles)
+    chi, pon = r.melds
+    assert (chi.kind, chi.source) == ("chi", "left")
+    assert (pon.kind, pon.source, pon.called) == ("pon", "across", "6s") and r.problems == []
+    assert tiles[11].lie == lay_row(spec, angle)[11].lie
+
+
+def test_an_upright_meld_tile_read_sideways_gives_way_to_the_longer_one():
+    # two of the chi read sideways; the 4s box is as long as an upright tile's, the 2s one longer: 2s was called
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2s> 3s 4s")
+    misread_a_quarter_turn(tiles, 12)
+    r = read_one(tiles)
+    (meld,) = r.melds
+    assert (meld.kind, meld.source, meld.called) == ("chi", "left", "2s") and r.problems == []
+    assert [tiles[i].lie for i in meld.tile_indices] == ["sideways", "upright", "upright"]
+
+
+def test_hand_tiles_misread_sideways_are_not_made_a_meld_by_their_lengths():
+    # two upright hand tiles read sideways at the hand's end: none is longer, so no meld is made of them
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 4z")
+    misread_a_quarter_turn(tiles, 10)
+    misread_a_quarter_turn(tiles, 11)
+    r = read_one(tiles)
+    assert r.melds == [] and len(r.concealed) == 13 and len(r.problems) == 1
+
+
 def test_meld_that_is_not_a_set_is_a_problem():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m> 5m 9p"))
     assert r.problems and ("not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0])

@@ -533,6 +533,7 @@ class MeldReading:
     source: str | None  # left | across | right (None for a closed kan)
     tile_indices: list[int]
     notes: list[str] = field(default_factory=list)
+    called_place: int | None = None  # where the called tile lies in tile_indices
 
 
 @dataclass
@@ -580,6 +581,8 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
 
     search(len(positions), [], [], 0.0, 0)
     _, concealed, melds, problems = best
+    for meld in melds:
+        _lie_as_read(tiles, line, meld)
     return LineReading(list(concealed), list(reversed(melds)), problems)
 
 
@@ -616,6 +619,8 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
         if backs:
             return None, ("face-down tiles in an open meld", indices)
         if len(side) != 1:
+            side = _called_by_length(tiles, line, group, side)
+        if len(side) != 1:
             what = "no sideways tile" if not side else f"{len(side)} sideways tiles"
             return None, (f"a meld needs one sideways (called) tile, these {len(group)} have {what}", indices)
         place = side[0]
@@ -627,14 +632,54 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
                 return None, ("an added kan is three places with two tiles stacked sideways", indices)
             added_index = stacked[under]
             meld = Meld("kakan", tuple(kinds + [tiles[added_index].kind]), called, source, tiles[added_index].kind)
-            return MeldReading("kakan", list(meld.tiles), called, source, indices + [added_index]), None
+            return MeldReading("kakan", list(meld.tiles), called, source, indices + [added_index],
+                               called_place=place), None
         if len(group) == 3 and len({_plain(k) for k in kinds}) == 3:
             meld = Meld("chi", tuple(kinds), called, source)
         else:
             meld = Meld("pon" if len(group) == 3 else "daiminkan", tuple(kinds), called, source)
-        return MeldReading(meld.kind, list(meld.tiles), called, source, indices), None
+        return MeldReading(meld.kind, list(meld.tiles), called, source, indices, called_place=place), None
     except HandError as e:
         return None, (str(e), indices)
+
+
+CALLED_LONGER = 1.2  # in an open meld whose glyphs name no one called tile, the one this much longer along the row
+CALLED_UPRIGHT = 1.1  # ... than each other tile of it, while they are all within this of each other, is the called one
+
+
+def _called_by_length(tiles: list[Tile], line: Line, group: list[int], side: list[int]) -> list[int]:
+    """The place of a meld's called tile from the tiles' shapes, when their glyphs say none or two: a tile lying
+    sideways is longer along the row than the upright ones (its long side lies along it), whatever the reader
+    made of its glyph (a 6s seen low read upright, an upright 2z read as lying sideways). ``side`` is given back
+    when no one tile stands out, or a person set a tile's lie."""
+    if any(tiles[i].fixed for i in group):
+        return side
+    length = [float(np.linalg.norm(_edges_along(tiles[i], line.right)[0])) for i in group]
+    # each tile against the others' median: a sideways one is about 1.33 times an upright one's length
+    ratio = [length[k] / float(np.median(length[:k] + length[k + 1:])) for k in range(len(group))]
+    long = [k for k, r in enumerate(ratio) if r > CALLED_LONGER]
+    if len(long) != 1 or any(r > CALLED_UPRIGHT for k, r in enumerate(ratio) if k != long[0]):
+        return side
+    return long
+
+
+def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
+    """Turn an open meld's tiles to lie as it was read: the called tile sideways, the others upright (where the
+    called tile was found by its shape, ``_called_by_length``). Polygons in ``tiles`` are turned to match."""
+    place = meld.called_place
+    if place is None or meld.kind == "kakan":  # a closed kan; an added kan's stacked pair was read by its glyphs
+        return
+    right = line.right
+    for k, i in enumerate(meld.tile_indices):
+        t = tiles[i]
+        if is_sideways(t, line.up) == (k == place):
+            continue
+        along, across = _edges_along(t, right)
+        # the glyph's up: along the row toward the owner's left when sideways, else across it away from the owner
+        want = -along * np.sign(along @ right) if k == place else across * np.sign(across @ line.up)
+        best = max((np.roll(t.corners, -q, axis=0) for q in range(4)),
+                   key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))
+        tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence, t.fixed)
 
 
 def _plain(code: str) -> str:
