@@ -314,13 +314,18 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
                 found.add(i)
         sideways = found
     for i in quarter:
-        t = tiles[i]
-        along, across = _edges_along(t, right)
-        # the glyph's up: along the row toward the owner's left when sideways, else across it away from the owner
-        want = -along * np.sign(along @ right) if i in sideways else across * np.sign(across @ up)
-        turns = [np.roll(t.corners, -k, axis=0) for k in range(4)]
-        best = max(turns, key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))  # a sheared edge can be longer
-        tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence)
+        tiles[i] = _turned_to_lie(tiles[i], up, i in sideways)
+
+
+def _turned_to_lie(tile: Tile, up: np.ndarray, sideways: bool) -> Tile:
+    """The tile with its corners rolled so that its glyph's up runs along the row toward the owner's left
+    (sideways) or across it away from the owner (upright), in a line whose glyphs point ``up``."""
+    right = right_of(up)
+    along, across = _edges_along(tile, right)
+    want = -along * np.sign(along @ right) if sideways else across * np.sign(across @ up)
+    turns = [np.roll(tile.corners, -k, axis=0) for k in range(4)]
+    best = max(turns, key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))  # a sheared edge can be longer
+    return Tile(tile.kind, tuple((float(x), float(y)) for x, y in best), tile.confidence, tile.fixed)
 
 
 def settle_half_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
@@ -669,17 +674,9 @@ def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
     place = meld.called_place
     if place is None or meld.kind == "kakan":  # a closed kan; an added kan's stacked pair was read by its glyphs
         return
-    right = line.right
     for k, i in enumerate(meld.tile_indices):
-        t = tiles[i]
-        if is_sideways(t, line.up) == (k == place):
-            continue
-        along, across = _edges_along(t, right)
-        # the glyph's up: along the row toward the owner's left when sideways, else across it away from the owner
-        want = -along * np.sign(along @ right) if k == place else across * np.sign(across @ line.up)
-        best = max((np.roll(t.corners, -q, axis=0) for q in range(4)),
-                   key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))
-        tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in best), t.confidence, t.fixed)
+        if is_sideways(tiles[i], line.up) != (k == place):
+            tiles[i] = _turned_to_lie(tiles[i], line.up, k == place)
 
 
 def _plain(code: str) -> str:
