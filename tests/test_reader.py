@@ -33,8 +33,9 @@ def test_reader_refuses_a_missing_model(tmp_path):
 
 
 class HalvesReader:
-    """A stand-in network that reads a crop's top and bottom halves: 1m leans on a bright top, 2m on a bright
-    bottom (and a little more). It records the batches it was given."""
+    """A stand-in network that reads a crop's top and bottom halves. Kinds: 1m leans on a bright top, 2m on a
+    bright bottom (and a little more). Turns: 0 leans on a bright bottom (and a little more), 2 on a bright top.
+    It records the batches it was given."""
 
     def __init__(self):
         self.batches = []
@@ -44,16 +45,13 @@ class HalvesReader:
         self.batches.append(len(batch))
         half = batch.shape[2] // 2
         top, bottom = batch[:, :, :half].mean(axis=(1, 2, 3)), batch[:, :, half:].mean(axis=(1, 2, 3))
-        logits = np.full((len(batch), len(CLASSES)), -20.0, np.float32)
-        logits[:, CLASSES.index("1m")] = 3 * top
-        logits[:, CLASSES.index("2m")] = 3 * bottom + 1.5
-        return [logits, np.zeros((len(batch), 4), np.float32)]
-
-
-def halves_reader() -> tuple[TileReader, HalvesReader]:
-    reader = TileReader.__new__(TileReader)
-    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
-    return reader, reader.session
+        kinds = np.full((len(batch), len(CLASSES)), -20.0, np.float32)
+        kinds[:, CLASSES.index("1m")] = 3 * top
+        kinds[:, CLASSES.index("2m")] = 3 * bottom + 1.5
+        turns = np.full((len(batch), 4), -20.0, np.float32)
+        turns[:, 0] = 4 * bottom + 2.6
+        turns[:, 2] = 4 * top
+        return [kinds, turns]
 
 
 def crop_of_halves(top: float, bottom: float) -> np.ndarray:
@@ -63,10 +61,12 @@ def crop_of_halves(top: float, bottom: float) -> np.ndarray:
 
 
 def test_an_unsure_reading_is_averaged_with_the_crop_turned_a_half_turn():
-    reader, network = halves_reader()
-    # bright top, dark bottom: 1m (logit 2.4 against 2.1), unsure; turned, 2m clearly (2.1 against 0.6)
+    reader = TileReader.__new__(TileReader)
+    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
+    # bright top, dark bottom: 1m (logit 2.4 against 2.1), unsure, at turn 0 (3.4 against 3.2); the crop turned a
+    # half turn reads 2m clearly (2.1 against 0.6), its glyph at 0 surely (5.8 against 0.8): 2 from the crop as cut
     unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
     first, second = reader.read([unsure, sure])
-    assert network.batches == [2, 1]  # only the unsure crop is read again
-    assert first.kind == "2m" and 0.55 < first.confidence < 0.7
-    assert second.kind == "1m" and second.confidence > 0.8
+    assert reader.session.batches == [2, 1]  # only the unsure crop is read again
+    assert first.kind == "2m" and 0.55 < first.confidence < 0.7 and first.turns == (2,)
+    assert second.kind == "1m" and second.confidence > 0.8 and second.turns == (2,)  # as read (4 against 2.6)
