@@ -623,8 +623,8 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
             return MeldReading("ankan", list(meld.tiles), None, None, indices, notes), None
         if backs:
             return None, ("face-down tiles in an open meld", indices)
-        if len(side) != 1:
-            side = _called_by_length(tiles, line, group, side)
+        if len(side) != 1 and (longest := _called_by_length(tiles, line, group)) is not None:
+            side = [longest]
         if len(side) != 1:
             what = "no sideways tile" if not side else f"{len(side)} sideways tiles"
             return None, (f"a meld needs one sideways (called) tile, these {len(group)} have {what}", indices)
@@ -652,20 +652,20 @@ CALLED_LONGER = 1.2  # in an open meld whose glyphs name no one called tile, the
 CALLED_UPRIGHT = 1.1  # ... than each other tile of it, while they are all within this of each other, is the called one
 
 
-def _called_by_length(tiles: list[Tile], line: Line, group: list[int], side: list[int]) -> list[int]:
-    """The place of a meld's called tile from the tiles' shapes, when their glyphs say none or two: a tile lying
-    sideways is longer along the row than the upright ones (its long side lies along it), whatever the reader
-    made of its glyph (a 6s seen low read upright, an upright 2z read as lying sideways). ``side`` is given back
-    when no one tile stands out, or a person set a tile's lie."""
+def _called_by_length(tiles: list[Tile], line: Line, group: list[int]) -> int | None:
+    """The place of a meld's called tile from the tiles' shapes, for when their glyphs say none or two: a tile
+    lying sideways is longer along the row than the upright ones (its long side lies along it), whatever the
+    reader made of its glyph (a 6s seen low read upright, an upright 2z read as lying sideways). None when no one
+    tile stands out, or a person set a tile's lie."""
     if any(tiles[i].fixed for i in group):
-        return side
+        return None
     length = [float(np.linalg.norm(_edges_along(tiles[i], line.right)[0])) for i in group]
     # each tile against the others' median: a sideways one is about 1.33 times an upright one's length
     ratio = [length[k] / float(np.median(length[:k] + length[k + 1:])) for k in range(len(group))]
     long = [k for k, r in enumerate(ratio) if r > CALLED_LONGER]
     if len(long) != 1 or any(r > CALLED_UPRIGHT for k, r in enumerate(ratio) if k != long[0]):
-        return side
-    return long
+        return None
+    return long[0]
 
 
 def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:

@@ -1,4 +1,5 @@
-"""Where the shipped weights are: ``models/`` of the repo, installed as the package ``riichi_lens_models``.
+"""Where the shipped weights are (``models/`` of the repo, installed as the package ``riichi_lens_models``), and the
+onnxruntime session they run in.
 
 ``RIICHI_LENS_MODELS`` (a folder) overrides it, to try other weights without reinstalling.
 """

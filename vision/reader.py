@@ -79,7 +79,7 @@ class TileReader:
         if not crops:
             return []
         out = self._run(crops)
-        probs, turn_probs = self._kind_probabilities(out, profile), _turn_probabilities(out)
+        probs, turn_probs = _kind_probabilities(out, profile), _turn_probabilities(out)
         # an unsure reading is averaged, kind and turn, with the reading of the crop turned a half turn: a second
         # look that sees the glyph's pixels fall differently on the small input (dev scenes of seeds 9 / 10 cut
         # from their true polygons: kinds 93.7 -> 94.2 % / 94.5 -> 94.8 %, the same as turning every crop; turns
@@ -88,7 +88,7 @@ class TileReader:
         unsure = np.flatnonzero(probs.max(1) < REREAD_BELOW)
         if len(unsure):
             turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
-            probs[unsure] = (probs[unsure] + self._kind_probabilities(turned, profile)) / 2
+            probs[unsure] = (probs[unsure] + _kind_probabilities(turned, profile)) / 2
             # the turned crop's glyph is a half turn further round from its up
             turn_probs[unsure] = (turn_probs[unsure] + np.roll(_turn_probabilities(turned), 2, axis=1)) / 2
         readings = []
@@ -104,18 +104,18 @@ class TileReader:
             readings.append(Reading(kind, float(p.max()), turns))
         return readings
 
-    @staticmethod
-    def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:
-        """(n, classes): the reader's, or with a calibration profile the set's own faces'."""
-        probs = _softmax(out["kind_logits"])
-        if profile is not None and "back" in profile.kinds:
-            probs = profile.face_probabilities(out["features"])
-        elif profile is not None:  # the shipped reader says face down or not, the profile which face
-            back = probs[:, CLASSES.index("back")]
-            probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
-            # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
-            probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
-        return probs
+
+def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:
+    """(n, classes): the reader's, or with a calibration profile the set's own faces'."""
+    probs = _softmax(out["kind_logits"])
+    if profile is not None and "back" in profile.kinds:
+        probs = profile.face_probabilities(out["features"])
+    elif profile is not None:  # the shipped reader says face down or not, the profile which face
+        back = probs[:, CLASSES.index("back")]
+        probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
+        # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
+        probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
+    return probs
 
 
 def _turn_probabilities(out: dict[str, np.ndarray]) -> np.ndarray:

@@ -90,7 +90,8 @@ def _upright_faces(tiles: list[Tile], line: Line) -> int:
 
 def read_table(tiles: list[Tile]) -> Table:
     """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
-    caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row)."""
+    caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row, a meld's
+    tiles turned to lie as the meld was read)."""
     tiles = list(tiles)
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
