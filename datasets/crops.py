@@ -12,6 +12,7 @@ Scene i is seeded from (seed, i, 2), so output does not depend on the worker cou
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import cv2
@@ -19,6 +20,7 @@ import numpy as np
 
 from .classes import CLASSES
 from .generate import SET_EVERY, VAL_EVERY, _atomic_write, default_shared, run_jobs
+from .glyphs import fonts_warning
 from .scenes import Photo, apply_photo, background, look_at, render, tile_set
 from .tiles import lying, standing
 
@@ -108,6 +110,8 @@ def main(argv=None) -> None:
     shared = (args.shared or default_shared()).resolve()
     if not (shared / "data" / "tile-art").is_dir():
         ap.error(f"tile art not found under {shared}/data/tile-art: pass --shared or set RIICHI_LENS_SHARED")
+    if warning := fonts_warning():
+        print(warning, file=sys.stderr)
     n_scenes = -(-args.n // PER_SCENE)
     jobs = [(args.out, args.seed, i, shared) for i in range(n_scenes)]
     run_jobs(write_crops, jobs, args.workers, "crop scenes")

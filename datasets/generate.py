@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_INDEX, CLASSES
+from .glyphs import fonts_warning
 from .scenes import render_scene
 
 SET_EVERY = 8  # consecutive images that show the same tile set, like one photo session
@@ -142,6 +143,8 @@ def main(argv=None) -> None:
     for sub in ("images", "labels", "tables"):
         for split in ("train", "val"):
             (args.out / sub / split).mkdir(parents=True, exist_ok=True)
+    if warning := fonts_warning():
+        print(warning, file=sys.stderr)
     write_data_yaml(args.out, args.classes)
     jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes)
             for i in range(args.n)]

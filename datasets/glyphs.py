@@ -84,18 +84,35 @@ def art_glyph(shared: str, variant: str, kind: str) -> np.ndarray:
     return out
 
 
+# The Debian packages of the fonts above. Which of them are installed changes what a seed draws (a set's glyph
+# family is picked among the fonts found), so the model card's data and the dev and eval scenes need all of them.
+FONT_PACKAGES = ("fonts-arphic-ukai", "fonts-arphic-uming", "fonts-ipafont-mincho", "fonts-ipafont-gothic",
+                 "fonts-ipaexfont-mincho", "fonts-noto-cjk", "fonts-wqy-microhei", "fonts-vlgothic")
+
+
+def fonts_warning() -> str | None:
+    """What a generator prints when fonts of FONT_CANDIDATES are missing: its scenes then differ from the
+    documented ones for the same seed, and show fewer glyph styles."""
+    found = {path for path, _ in available_fonts()}
+    missing = [path for path, _ in FONT_CANDIDATES if path not in found]
+    if not missing:
+        return None
+    return (f"warning: {len(missing)} of {len(FONT_CANDIDATES)} CJK fonts are missing ({', '.join(missing)}); "
+            f"the scenes drawn will differ from the documented ones for the same seed. "
+            f"Install them with: apt-get install {' '.join(FONT_PACKAGES)}")
+
+
 def available_fonts() -> list[tuple[str, int]]:
     """CJK fonts on this machine that draw every character the tiles need."""
     extra = [(p, 0) for p in os.environ.get("RIICHI_LENS_FONTS", "").split(":") if p]
-    return [f for f in _usable_fonts(tuple(FONT_CANDIDATES) + tuple(extra))]
+    present = tuple(f for f in FONT_CANDIDATES + tuple(extra) if Path(f[0]).is_file())  # outside the cache: a
+    return list(_usable_fonts(present))  # font installed while running counts
 
 
 @functools.lru_cache(maxsize=None)
 def _usable_fonts(cands: tuple) -> tuple:
     ok = []
     for path, index in cands:
-        if not Path(path).is_file():
-            continue
         try:
             if all(_char_mask(path, index, ch).any() for ch in NUMERALS + WINDS + "伍萬中發"):
                 ok.append((path, index))

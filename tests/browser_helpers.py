@@ -1,5 +1,6 @@
-"""What the browser tests share: Chromium and chromedriver (installed with apt-get when missing and root), the
-app served by uvicorn in a thread, a headless Chromium driver, the page opened fresh, and small helpers.
+"""What the browser tests share: Chromium and chromedriver (installed with apt-get when missing and root, as are
+the generator's CJK fonts for a test that draws a scene of a given seed), the app served by uvicorn in a thread,
+a headless Chromium driver, the page opened fresh, and small helpers.
 
 Imported by tests/test_browser.py and tests/test_browser_live.py; the fixtures are imported by name into each
 module (each module gets its own server and browser). When Chromium or chromedriver is missing and cannot be
@@ -32,25 +33,28 @@ def find_binary(names: list[str]) -> str | None:
     return None
 
 
-def install_chromium() -> None:
-    """apt-get install chromium chromium-driver, once even with several pytest workers (a file lock)."""
+def apt_install(packages, present) -> None:
+    """apt-get install the packages unless present() says they are there, once even with several pytest
+    workers (a file lock); only as root on a machine with apt-get."""
     import fcntl
     import subprocess
 
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
         return
-    with open(os.path.join(tempfile.gettempdir(), "riichi-lens-chromium.lock"), "w") as lock:
+    with open(os.path.join(tempfile.gettempdir(), "riichi-lens-apt.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if shutil.which("chromium") and shutil.which("chromedriver"):
+        if present():
             return
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"], env=env,
-                       capture_output=True, timeout=900)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env, capture_output=True, timeout=900)
 
 
-if not (shutil.which("chromium") and shutil.which("chromedriver")):
-    install_chromium()
+def chromium_present() -> bool:
+    return bool(shutil.which("chromium") and shutil.which("chromedriver"))
+
+
+apt_install(["chromium", "chromium-driver"], chromium_present)
 CHROMIUM = find_binary(["/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
 CHROMEDRIVER = find_binary(["/usr/bin/chromedriver", "chromedriver"])
 if CHROMIUM is None:

@@ -202,6 +202,18 @@ def test_same_seed_same_bytes_any_worker_count(shared, tmp_path):
     assert not np.array_equal(other.image, cv2.imread(str(tmp_path / "a/images/train/000000.jpg")))
 
 
+def test_a_missing_font_is_said_since_it_changes_what_a_seed_draws(shared, tmp_path, monkeypatch, capsys):
+    from datasets import glyphs
+
+    gone = "/nonexistent/fonts/brush.ttc"
+    monkeypatch.setattr(glyphs, "FONT_CANDIDATES", glyphs.FONT_CANDIDATES + ((gone, 0),))
+    generate.main(["--out", str(tmp_path / "a"), "--n", "1", "--imgsz", "320", "--shared", str(shared)])
+    err = capsys.readouterr().err
+    assert gone in err and "apt-get install fonts-arphic-ukai" in err
+    monkeypatch.setattr(glyphs, "FONT_CANDIDATES", tuple(f for f in glyphs.FONT_CANDIDATES if f[0] != gone))
+    assert (glyphs.fonts_warning() is None) == (len(glyphs.available_fonts()) == len(glyphs.FONT_CANDIDATES))
+
+
 def test_label_files_parse_and_are_in_range(shared, tmp_path):
     out = tmp_path / "d"
     generate.main(["--out", str(out), "--n", "10", "--imgsz", "384", "--workers", "1", "--shared", str(shared)])
