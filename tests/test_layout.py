@@ -144,6 +144,24 @@ def test_a_wall_touching_the_last_meld_is_not_part_of_the_hand(melds, read_as, w
     assert len(walls) == 1 and kinds(tiles, walls[0].tiles) == ["back"] * len(wall.split())
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("wall", ["#", "# #"])
+def test_a_wall_touching_the_hands_left_end_is_left_out_of_it(wall, angle):
+    """A far seat's hand laid face up with a wall's end touching its first tile (generated scene 192 of seed 9):
+    face-down tiles before face-up concealed ones are not the hand's, and its melds still read."""
+    tiles = lay_row(wall + " 4p 4s 9p 5s | 2m 2m> 2m | 0m> 6m 7m | 4s> 3s 0s", angle)
+    r = read_line(tiles, longest(lines(tiles)))
+    assert kinds(tiles, r.concealed) == ["4p", "4s", "9p", "5s"] and r.problems == []
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left"), ("chi", "left")]
+
+
+def test_a_hand_standing_back_to_the_camera_keeps_its_face_down_tiles():
+    tiles = lay_row("# # # # # # # | 2m 2m> 2m | 0m> 6m 7m", 0)
+    r = read_line(tiles, longest(lines(tiles)))
+    assert kinds(tiles, r.concealed) == ["back"] * 7 and r.problems == []
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left")]
+
+
 def test_face_down_tiles_then_face_up_ones_beyond_a_hand_are_another_row():
     """Another seat's wall end and its tiles, a gap beyond a hand in the photo: two face-down tiles first, so
     not a meld of this hand."""
@@ -493,6 +511,51 @@ def test_a_dead_wall_behind_the_melds_is_not_in_them():
     assert [(m.kind, m.source) for m in r.melds] == [("chi", "left")] * 3 + [("pon", "right")]
     assert not set(hand.members) & set(range(len(tiles) - 4, len(tiles)))
 
+
+# A far seat's hand of four, a closed kan (7z, two face-down, 7z) and two pons, with the wall lying right in front
+# of the kan, its tiles touching the kan's: the true tile polygons of generated scene 304 of seed 14
+# (``python -m datasets.generate --seed 14 --framing corner``), the wall's 15 tiles last. Seen this far and low, a
+# face-down tile is wider than deep, as if it lay across its row, and the kan's two met the wall's in front.
+CLOSED_KAN_TOUCHING_THE_WALL_IN_FRONT = [
+    ('5m', [[718, 63], [692, 62], [690, 44], [715, 45]]),
+    ('7m', [[691, 62], [665, 61], [665, 43], [690, 44]]),
+    ('7s', [[665, 61], [639, 60], [639, 42], [664, 43]]),
+    ('6z', [[639, 60], [613, 59], [613, 41], [639, 42]]),
+    ('7z', [[595, 58], [570, 57], [572, 39], [597, 40]]),
+    ('back', [[570, 57], [544, 56], [547, 38], [572, 39]]),
+    ('back', [[543, 56], [518, 55], [522, 37], [547, 38]]),
+    ('7z', [[518, 55], [493, 54], [496, 36], [521, 37]]),
+    ('2p', [[486, 53], [460, 52], [464, 34], [489, 36]]),
+    ('2p', [[460, 52], [435, 51], [440, 33], [464, 35]]),
+    ('2p', [[439, 34], [435, 47], [403, 45], [407, 32]]),
+    ('5p', [[396, 50], [371, 48], [377, 31], [401, 32]]),
+    ('5p', [[370, 49], [345, 47], [352, 30], [376, 31]]),
+    ('5p', [[352, 30], [347, 43], [314, 42], [320, 29]]),
+    ('back', [[730, 89], [702, 88], [701, 68], [728, 69]]),
+    ('back', [[701, 88], [673, 87], [673, 67], [700, 68]]),
+    ('4m', [[645, 65], [672, 67], [673, 87], [645, 86]]),
+    ('back', [[618, 64], [645, 65], [645, 86], [617, 84]]),
+    ('back', [[590, 63], [617, 64], [616, 84], [589, 83]]),
+    ('back', [[588, 83], [561, 82], [563, 62], [590, 63]]),
+    ('back', [[535, 61], [562, 62], [560, 82], [533, 81]]),
+    ('back', [[508, 60], [535, 61], [532, 81], [505, 79]]),
+    ('back', [[481, 58], [508, 60], [504, 79], [477, 78]]),
+    ('back', [[454, 57], [481, 58], [477, 78], [449, 77]]),
+    ('back', [[449, 77], [422, 76], [427, 56], [453, 57]]),
+    ('back', [[421, 76], [394, 74], [400, 55], [426, 56]]),
+    ('back', [[394, 74], [367, 73], [373, 54], [400, 55]]),
+    ('back', [[366, 73], [340, 72], [347, 53], [373, 54]]),
+    ('back', [[320, 51], [346, 53], [339, 72], [312, 71]]),
+]
+
+
+def test_a_closed_kans_face_down_tiles_stay_in_their_row_beside_a_wall():
+    tiles = from_polygons(CLOSED_KAN_TOUCHING_THE_WALL_IN_FRONT)
+    ls = lines(tiles)
+    r = read_line(tiles, longest(ls))
+    assert r.problems == [] and kinds(tiles, r.concealed) == ["5m", "7m", "7s", "6z"]
+    assert [(m.kind, m.source) for m in r.melds] == [("ankan", None), ("pon", "right"), ("pon", "right")]
+    assert sorted(longest(ls).members) == list(range(14))  # no wall tile in the hand's line
 
 
 def test_a_hand_whose_boxes_lean_off_their_row_is_one_line():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -30,13 +31,18 @@ class Tile:
     confidence: float = 1.0
     fixed: bool = False  # set by a person (a correction on the page): its lie is kept as given
 
-    @property
+    @cached_property
     def corners(self) -> np.ndarray:
-        return np.asarray(self.polygon, dtype=np.float64)
+        """The polygon as an array, made once (grouping asks for it thousands of times); read-only."""
+        c = np.asarray(self.polygon, dtype=np.float64)
+        c.setflags(write=False)
+        return c
 
-    @property
+    @cached_property
     def center(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
+        c = self.corners.mean(axis=0)
+        c.setflags(write=False)
+        return c
 
     @property
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
@@ -114,13 +120,13 @@ def _quarter_alike(tile: Tile) -> bool:
     return tile.kind in QUARTER_SYMMETRIC and tile.kind != "back" and not tile.fixed
 
 
-def _row_from_neighbours(tiles: list[Tile], i: int, axes: list[np.ndarray]) -> np.ndarray | None:
+def _row_from_neighbours(tiles: list[Tile], i: int, axes: list[np.ndarray],
+                         dist: np.ndarray) -> np.ndarray | None:
     """The row direction of the face-up tiles around tile i whose glyph says how they lie (nearest weighing
-    most, directions taken modulo a half turn), or None when there are none or they disagree."""
+    most, directions taken modulo a half turn), or None when there are none or they disagree. ``dist``: tile
+    i's distance to each tile."""
     reach = QUARTER_REACH * max(tiles[i].size)
-    dist = {j: float(np.linalg.norm(t.center - tiles[i].center)) for j, t in enumerate(tiles)
-            if j != i and t.kind not in QUARTER_SYMMETRIC}
-    sure = [j for j, d in dist.items() if d < reach]
+    sure = [int(j) for j in np.flatnonzero(dist < reach) if j != i and tiles[j].kind not in QUARTER_SYMMETRIC]
     if not sure:
         return None
     angle = mean_angle(np.array([np.arctan2(axes[j][1], axes[j][0]) for j in sure]),
@@ -163,15 +169,31 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
         return i
 
     axes = [_row_direction(t) for t in tiles]
+    # tiles side by side are never farther apart than this many times the sum of their half-diagonals: only
+    # such pairs are measured (a whole table is some 140 tiles)
+    centers = np.array([t.center for t in tiles]).reshape(-1, 2)
+    dist = np.linalg.norm(centers[:, None] - centers[None], axis=-1)
+    radius = np.array([float(np.linalg.norm(t.corners - t.center, axis=1).max()) for t in tiles])
+    near = [[int(j) for j in np.flatnonzero(dist[i] < (2 + max_gap) * (radius[i] + radius)) if j != i]
+            for i in range(len(tiles))]
+    # a face-down tile wider than deep in the photo is seen far and low (a tile is deeper than wide): its shape
+    # guesses its row across the true one, and it would meet the tile in front or behind (a closed kan's the wall
+    # in front). Where the face-up tiles around it say its row, it does not join across that
+    doubtful_backs = {i: _row_from_neighbours(tiles, i, axes, dist[i]) for i, t in enumerate(tiles)
+                      if t.kind == "back" and t.size[0] > t.size[1]}
     for i in range(len(tiles)):
-        for j in range(i + 1, len(tiles)):
+        for j in (j for j in near[i] if j > i):
             cos = float(axes[i] @ axes[j])
             if abs(cos) < 0.8:
                 continue
             # measured halfway between the two: the box of a sheared face seen aslant leans off its row, up to
             # about 35 degrees in low snapshots (cosine 0.9 split such rows)
             along = axes[i] + np.sign(cos) * axes[j]
-            if _side_by_side(tiles[i], tiles[j], along / np.linalg.norm(along), max_gap, 0.4):
+            along /= np.linalg.norm(along)
+            if any(doubtful_backs.get(k) is not None and abs(float(doubtful_backs[k] @ along)) < 0.5
+                   for k in (i, j)):
+                continue
+            if _side_by_side(tiles[i], tiles[j], along, max_gap, 0.4):
                 parent[find(i)] = find(j)
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
     # continues: it is alone in its first-pass group, or one of two (the stack). So do a closed kan's two
@@ -181,7 +203,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     group_size = Counter(first)
     across = [group_size[first[i]] <= 2 for i in range(len(tiles))]
     for i in range(len(tiles)):
-        for j in range(len(tiles)):
+        for j in near[i]:
             if not across[i] or first[i] == first[j]:
                 continue
             if tiles[j].kind == "back" and tiles[i].kind != "back":
@@ -199,10 +221,10 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     for i, t in enumerate(tiles):
         if not _quarter_alike(t) or alone[find(i)] > 1:
             continue
-        row = _row_from_neighbours(tiles, i, axes)
+        row = _row_from_neighbours(tiles, i, axes, dist[i])
         if row is None:
             continue
-        for j in range(len(tiles)):
+        for j in near[i]:
             if find(j) != find(i) and _side_by_side(t, tiles[j], row, max_gap, 0.4):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
@@ -484,7 +506,6 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     if lone and lone[0] is a:
         a, b = b, a  # measured along the row of the other
     right = a.right
-    width = _pitch(tiles, [a, b], right)
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
     if min(pb) > max(pa):
@@ -497,6 +518,7 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
         return None  # overlapping along the row: side by side (pond rows), not one line
     if _leading_backs(tiles, right_part, right) >= 2 and not _all_backs(tiles, left):
         return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
+    width = _pitch(tiles, [a, b], right)
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
     if gap < max_gap_tiles * width and offset < 1.1 * width:
         return (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
@@ -555,7 +577,9 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     """Split a line into its concealed tiles (left) and its melds (right), reading each meld's call.
 
     Melds are taken from the right end while the tiles there hold a sideways tile, a stacked pair or face-down
-    tiles. Of all ways to cut them the one with the fewest problems wins; then the one with more cuts at clear
+    tiles. Face-down tiles at the left end of face-up concealed ones are not the hand's (a hand standing with its
+    back to the camera is face down throughout): a wall or another row met at the hand's left; they are left
+    out. Of all ways to cut them the one with the fewest problems wins; then the one with more cuts at clear
     gaps (a meld laid apart from the hand, even if it is not a legal one, is a meld); then the one that flags the
     fewest tiles (a meld touching the hand is cut out even when a misread sideways tile stays in the hand, rather
     than leaving both flagged; a hand tile is not swallowed into a wrong meld); then the widest gaps.
@@ -567,6 +591,8 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
         nonlocal best
         prefix = positions[:end]
         faces = any(tiles[i].kind != "back" for i in prefix)  # all face down: a hand standing back to camera
+        if faces:
+            prefix = prefix[next(k for k, i in enumerate(prefix) if tiles[i].kind != "back"):]
         odd = [i for i in prefix if is_sideways(tiles[i], line.up) or (tiles[i].kind == "back" and faces)]
         p = problems + ([("a sideways or face-down tile among the concealed tiles", odd)] if odd else [])
         key = (len(p), -clear_cuts, sum(len(where) for _, where in p), -gap_score, len(melds))
