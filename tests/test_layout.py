@@ -557,6 +557,38 @@ def test_a_closed_kans_face_down_tiles_stay_in_their_row_beside_a_wall():
     assert [(m.kind, m.source) for m in r.melds] == [("ankan", None), ("pon", "right"), ("pon", "right")]
     assert sorted(longest(ls).members) == list(range(14))  # no wall tile in the hand's line
 
+# A seat's row seen from the side (left of the photo, running toward the camera): eight tiles, a pon of 6m, then a
+# chi whose last two tiles (7p, 9p) reach the corner where the photographer's pond row begins (9m, 7s and a
+# face-down tile, the last three): the true tile polygons of generated scene 9 of seed 11 (val). The chi's two
+# upright tiles stand across the pond row, like an added kan's stacked pair continuing it.
+CHI_AT_THE_CORNER_OF_THE_NEXT_ROW = [
+    ('3m', [[285, 174], [282, 186], [250, 185], [253, 173]]),
+    ('1p', [[282, 187], [279, 199], [246, 197], [249, 185]]),
+    ('9p', [[279, 199], [276, 212], [242, 211], [246, 198]]),
+    ('5s', [[275, 212], [272, 226], [238, 225], [241, 211]]),
+    ('3z', [[272, 226], [269, 240], [233, 239], [237, 225]]),
+    ('3z', [[268, 241], [266, 255], [229, 254], [233, 240]]),
+    ('7z', [[265, 256], [261, 272], [224, 270], [229, 254]]),
+    ('6s', [[259, 280], [255, 296], [216, 295], [221, 278]]),
+    ('6m', [[252, 306], [249, 324], [208, 323], [213, 305]]),
+    ('6m', [[248, 325], [243, 343], [202, 342], [208, 323]]),
+    ('6m', [[202, 342], [233, 344], [226, 370], [194, 369]]),
+    ('8p', [[193, 372], [226, 373], [218, 402], [184, 401]]),
+    ('7p', [[229, 404], [223, 427], [177, 424], [185, 401]]),
+    ('9p', [[223, 427], [217, 452], [170, 450], [177, 426]]),
+    ('9m', [[226, 436], [261, 438], [253, 471], [216, 469]]),
+    ('7s', [[264, 437], [298, 440], [289, 473], [253, 470]]),
+    ('back', [[299, 439], [334, 441], [329, 474], [292, 472]]),
+]
+
+
+def test_two_tiles_not_alike_across_a_row_are_not_an_added_kans_stack():
+    tiles = from_polygons(CHI_AT_THE_CORNER_OF_THE_NEXT_ROW)
+    r = read_line(tiles, longest(lines(tiles)))
+    assert r.problems == [] and len(r.concealed) == 8
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [
+        ("pon", ["6m", "6m", "6m"], "right"), ("chi", ["7p", "8p", "9p"], "left")]
+
 
 def test_a_hand_whose_boxes_lean_off_their_row_is_one_line():
     """The detector's boxes on a snapshot's hand (generated scene 36 of seed 9, detector v2): the faces, seen

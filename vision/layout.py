@@ -196,12 +196,17 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             if _side_by_side(tiles[i], tiles[j], along, max_gap, 0.4):
                 parent[find(i)] = find(j)
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
-    # continues: it is alone in its first-pass group, or one of two (the stack). So do a closed kan's two
+    # continues: it is alone in its first-pass group, or one of two alike (the stack). So do a closed kan's two
     # face-down tiles, whose row direction was only a guess from their shape: seen at a grazing angle, a
-    # face-down tile is wider than deep in the photo and seems to lie across its own row
+    # face-down tile is wider than deep in the photo and seems to lie across its own row. Two face-up tiles not
+    # alike are the end of a row turning a corner (a chi's last two beside the next seat's row), not a stack
     first = [find(i) for i in range(len(tiles))]
+    faces_in: dict[int, set[str]] = {}
+    for i, root in enumerate(first):
+        faces_in.setdefault(root, set()).update({_plain(tiles[i].kind)} - {"back"})
     group_size = Counter(first)
-    across = [group_size[first[i]] <= 2 for i in range(len(tiles))]
+    across = [group_size[first[i]] == 1 or (group_size[first[i]] == 2 and len(faces_in[first[i]]) <= 1)
+              for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in near[i]:
             if not across[i] or first[i] == first[j]:
