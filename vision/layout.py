@@ -213,11 +213,17 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
                 continue
             if tiles[j].kind == "back" and tiles[i].kind != "back":
                 continue  # a called tile does not continue a row of face-down tiles (a wall, a closed hand)
-            crosses = (_sideways_to(tiles[i], axes[j]) if tiles[i].kind != "back"
-                       else abs(float(axes[i] @ axes[j])) <= 0.75)  # a back's axis is only a guess from its shape
+            row = axes[j]
+            if _quarter_alike(tiles[j]) and tiles[i].kind != "back":
+                # j's glyph does not say which way its row runs: take the row that i would lie across (along
+                # i's sides: seen aslant, its top edge is sheared off square to its row)
+                side = tiles[i].edges[1]
+                row = side / (np.linalg.norm(side) + 1e-9)
+            crosses = (_sideways_to(tiles[i], row) if tiles[i].kind != "back"
+                       else abs(float(axes[i] @ row)) <= 0.75)  # a back's axis is only a guess from its shape
             if not crosses:
                 continue
-            if _side_by_side(tiles[i], tiles[j], axes[j], max_gap, 0.5):
+            if _side_by_side(tiles[i], tiles[j], row, max_gap, 0.5):
                 parent[find(i)] = find(j)
     # a tile whose glyph looks alike a quarter turned (1p, 4p, 5p, 9p, haku) has no glyph top to go by: where
     # the reader's guess runs across its row and its neighbours are such tiles too, it is still alone. It
