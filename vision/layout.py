@@ -179,8 +179,8 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # a face-down tile wider than deep in the photo is seen far and low (a tile is deeper than wide): its shape
     # guesses its row across the true one, and it would meet the tile in front or behind (a closed kan's the wall
     # in front). Where the face-up tiles around it say its row, it does not join across that
-    doubtful_backs = {i: _row_from_neighbours(tiles, i, axes, dist[i]) for i, t in enumerate(tiles)
-                      if t.kind == "back" and t.size[0] > t.size[1]}
+    doubtful_backs = {i: row for i, t in enumerate(tiles) if t.kind == "back" and t.size[0] > t.size[1]
+                      and (row := _row_from_neighbours(tiles, i, axes, dist[i])) is not None}
     for i in range(len(tiles)):
         for j in (j for j in near[i] if j > i):
             cos = float(axes[i] @ axes[j])
@@ -190,8 +190,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             # about 35 degrees in low snapshots (cosine 0.9 split such rows)
             along = axes[i] + np.sign(cos) * axes[j]
             along /= np.linalg.norm(along)
-            if any(doubtful_backs.get(k) is not None and abs(float(doubtful_backs[k] @ along)) < 0.5
-                   for k in (i, j)):
+            if any(k in doubtful_backs and abs(float(doubtful_backs[k] @ along)) < 0.5 for k in (i, j)):
                 continue
             if _side_by_side(tiles[i], tiles[j], along, max_gap, 0.4):
                 parent[find(i)] = find(j)
@@ -559,8 +558,12 @@ def _all_backs(tiles: list[Tile], line: Line) -> bool:
 
 def _leading_backs(tiles: list[Tile], line: Line, right: np.ndarray) -> int:
     """How many face-down tiles a line starts with, counted from its left end along ``right``."""
-    kinds = [tiles[i].kind for i in sorted(line.tiles, key=lambda i: float(tiles[i].center @ right))]
-    return next((k for k, kind in enumerate(kinds) if kind != "back"), len(kinds))
+    return _backs_first(tiles, sorted(line.tiles, key=lambda i: float(tiles[i].center @ right)))
+
+
+def _backs_first(tiles: list[Tile], ordered: list[int]) -> int:
+    """How many face-down tiles come first among tiles in order."""
+    return next((k for k, i in enumerate(ordered) if tiles[i].kind != "back"), len(ordered))
 
 
 @dataclass
@@ -601,9 +604,10 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     def search(end: int, melds: list[MeldReading], problems: list, gap_score: float, clear_cuts: int) -> None:
         nonlocal best
         prefix = positions[:end]
-        faces = any(tiles[i].kind != "back" for i in prefix)  # all face down: a hand standing back to camera
+        lead = _backs_first(tiles, prefix)
+        faces = lead < len(prefix)  # all face down: a hand standing back to camera
         if faces:
-            prefix = prefix[next(k for k, i in enumerate(prefix) if tiles[i].kind != "back"):]
+            prefix = prefix[lead:]
         odd = [i for i in prefix if is_sideways(tiles[i], line.up) or (tiles[i].kind == "back" and faces)]
         p = problems + ([("a sideways or face-down tile among the concealed tiles", odd)] if odd else [])
         key = (len(p), -clear_cuts, sum(len(where) for _, where in p), -gap_score, len(melds))
