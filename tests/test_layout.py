@@ -3,6 +3,7 @@
 Rows are laid out here by hand: upright tiles 30 x 40 px, sideways tiles lying along the row and aligned with
 its near edge, an added kan's fourth tile on the called one, a closed kan with two backs."""
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -247,6 +248,45 @@ def test_hand_tiles_misread_sideways_are_not_made_a_meld_by_their_lengths():
 def test_meld_that_is_not_a_set_is_a_problem():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m> 5m 9p"))
     assert r.problems and ("not a run" in r.problems[0][0] or "not 3 of the same" in r.problems[0][0])
+
+
+def read_with_candidates(tiles: list[Tile], k: int, candidates) -> None:
+    """Tile k as the reader gave it: its kind the first candidate, the others what else it might be."""
+    tiles[k] = replace(tiles[k], kind=candidates[0][0], candidates=tuple(candidates))
+
+
+@pytest.mark.parametrize("angle", [0, 180])
+def test_a_meld_tile_misread_is_taken_as_the_readers_next_likeliest_that_makes_the_meld_legal(angle):
+    # the pon's last 2m read as 1m (0.55), 2m its second reading (0.35): no pon of 2m 2m 1m, so 2m it is
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2m> 2m 2m", angle)
+    read_with_candidates(tiles, 12, [("1m", 0.55), ("2m", 0.35), ("7m", 0.05)])
+    r = read_one(tiles)
+    (meld,) = r.melds
+    assert (meld.kind, meld.tiles, meld.source, r.problems) == ("pon", ["2m", "2m", "2m"], "left", [])
+    assert tiles[12].kind == "2m" and "1m" in meld.notes[0] and "2m" in meld.notes[0]
+    # a chi's tile likewise, among several candidates: 3s 4s 2z -> 3s 4s 5s (6s fits too, but is less likely)
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3s> 4s 5s", angle)
+    read_with_candidates(tiles, 12, [("2z", 0.5), ("5s", 0.2), ("6s", 0.15)])
+    (meld,) = read_one(tiles).melds
+    assert (meld.kind, meld.tiles, tiles[12].kind) == ("chi", ["3s", "4s", "5s"], "5s")
+
+
+def test_a_meld_legal_as_read_or_with_no_likely_reading_to_mend_it_stays_as_read():
+    # 5m 6m 7m is a chi: read so, however likely 8m was for its 5m
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 5m> 6m 7m")
+    read_with_candidates(tiles, 10, [("5m", 0.5), ("8m", 0.45)])
+    (meld,) = read_one(tiles).melds
+    assert meld.tiles == ["5m", "6m", "7m"] and meld.notes == []
+    # the reading that would mend the pon is under a tenth as likely as the one read: a problem, not a guess
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2m> 2m 2m")
+    read_with_candidates(tiles, 12, [("1m", 0.9), ("2m", 0.05)])
+    r = read_one(tiles)
+    assert r.melds == [] and "not 3 of the same" in r.problems[0][0] and tiles[12].kind == "1m"
+    # a tile a person fixed is never read otherwise
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2m> 2m 2m")
+    read_with_candidates(tiles, 12, [("1m", 0.55), ("2m", 0.35)])
+    tiles[12] = replace(tiles[12], fixed=True)
+    assert read_one(tiles).melds == []
 
 
 def test_pond_rows_stay_separate_and_keep_their_riichi_tile():

@@ -70,3 +70,17 @@ def test_an_unsure_reading_is_averaged_with_the_crop_turned_a_half_turn():
     assert reader.session.batches == [2, 1]  # only the unsure crop is read again
     assert first.kind == "2m" and 0.55 < first.confidence < 0.7 and first.turns == (2,)
     assert second.kind == "1m" and second.confidence > 0.8 and second.turns == (2,)  # as read (4 against 2.6)
+
+
+def test_a_reading_keeps_its_likeliest_kinds_for_the_table_to_choose_from():
+    reader = TileReader.__new__(TileReader)
+    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
+    unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
+    first, second = reader.read([unsure, sure])
+    # unsure: 1m 2.4 against 2m 2.1 (0.574 / 0.426), turned 0.6 against 3.9 (0.036 / 0.964), averaged
+    (k1, p1), (k2, p2) = first.candidates
+    assert (k1, k2) == ("2m", "1m") and abs(p1 - 0.695) < 2e-3 and abs(p2 - 0.305) < 2e-3
+    assert p1 == pytest.approx(first.confidence, abs=1e-4)
+    # sure: 3 against 1.5; the other kinds, far under the floor, are left out
+    (k1, p1), (k2, p2) = second.candidates
+    assert (k1, k2) == ("1m", "2m") and abs(p1 - 0.818) < 2e-3 and abs(p2 - 0.182) < 2e-3

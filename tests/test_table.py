@@ -235,3 +235,21 @@ def test_white_backs_read_as_haku_are_face_down_in_a_wall_but_a_haku_in_the_hand
     # four or fewer blank tiles are what the reader says they are
     table = read_table(lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + wall[:2])
     assert [t.kind for t in table.tiles[13:]] == ["5z", "5z"]
+
+
+@pytest.mark.parametrize("kan, kind", [("5z 8m 8m 5z", "8m"), ("0p 5z 5z 5p", "5p")])
+def test_a_closed_kan_of_a_set_with_white_backs_reads_its_blank_pair_as_face_down(kan, kind):
+    """White backs show a closed kan's face-down pair as two blank faces, read as haku: the kan's layout says
+    they are face down, however few blank tiles the photo shows. Two haku side by side in the hand stay haku."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z | " + kan, 0, origin=(200.0, 700.0))
+    table = read_table(tiles)
+    me = table.seats["self"]
+    (meld,) = me.melds
+    assert meld.kind == "ankan" and meld.tiles[0] in (kind, "0p") and plain_kinds(meld.tiles) == [kind] * 4
+    assert kinds(table, me.concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z".split()
+    assert sum(table.tiles[i].kind == "back" for i in meld.tile_indices) == 2 and table.problems == []
+    assert any("white backs" in n for n in meld.notes)
+
+
+def plain_kinds(codes):
+    return ["5" + c[1] if c[0] == "0" else c for c in codes]

@@ -54,3 +54,19 @@ def test_camera_drift_keeps_the_tracks():
         tr.update(row(HAND, dx=t * 12.0), t * 0.1)  # the phone moves a third of a tile each frame
     assert kinds(tr.update(row(HAND, dx=60.0), 0.5)) == HAND
     assert len(tr.tracks) == len(HAND)
+
+
+def test_a_settled_tile_keeps_the_readers_other_candidates_for_the_melds_reading():
+    """Each frame votes for the reader's candidates as it weighed them, so a tile steadily read 1m with 2m a
+    close second settles as 1m with 2m its next candidate: a pon of 2m 2m 1m can still be read as 2m."""
+    tr = TileTracker()
+    for t in range(4):
+        frame = row(HAND)
+        frame[1] = Tile("1m", frame[1].polygon, 0.6, candidates=(("1m", 0.6), ("2m", 0.3)))
+        settled = tr.update(frame, t * 0.1)
+    tile = sorted(settled, key=lambda t: t.center[0])[1]
+    (first, p1), (second, p2) = tile.candidates
+    assert (first, second) == ("1m", "2m") and tile.kind == "1m"
+    assert abs(p1 - 2 / 3) < 1e-3 and abs(p2 - 1 / 3) < 1e-3 and tile.confidence == p1
+    # a tile read with no candidates keeps the one kind it was read as
+    assert sorted(settled, key=lambda t: t.center[0])[0].candidates == (("1m", 1.0),)

@@ -22,3 +22,8 @@ def lie_of(up_dx: float, up_dy: float) -> str:
     if abs(angle) >= 135:
         return "upside-down"
     return "sideways"
+
+
+def plain(kind: str) -> str:
+    """The kind with a red five read as a plain five (``0p`` -> ``5p``): the same tile for sets and counts."""
+    return "5" + kind[1] if kind[0] == "0" else kind

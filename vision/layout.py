@@ -13,12 +13,12 @@ Everything here is geometry over plain values, so it is tested with hand-made ti
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
-from .classes import QUARTER_SYMMETRIC, SYMMETRIC, lie_of
+from .classes import QUARTER_SYMMETRIC, SYMMETRIC, lie_of, plain
 from .geometry import mean_angle
 
 
@@ -30,6 +30,9 @@ class Tile:
     polygon: tuple[tuple[float, float], ...]
     confidence: float = 1.0
     fixed: bool = False  # set by a person (a correction on the page): its lie is kept as given
+    # the reader's likeliest kinds and their probability, best first: a meld whose tiles as read cannot be one
+    # takes the likeliest legal reading among them (``_read_meld``); empty where no reader's word is known
+    candidates: tuple[tuple[str, float], ...] = ()
 
     @cached_property
     def corners(self) -> np.ndarray:
@@ -202,7 +205,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     first = [find(i) for i in range(len(tiles))]
     faces_in: dict[int, set[str]] = {}
     for i, root in enumerate(first):
-        faces_in.setdefault(root, set()).update({_plain(tiles[i].kind)} - {"back"})
+        faces_in.setdefault(root, set()).update({plain(tiles[i].kind)} - {"back"})
     group_size = Counter(first)
     across = [group_size[first[i]] == 1 or (group_size[first[i]] == 2 and len(faces_in[first[i]]) <= 1)
               for i in range(len(tiles))]
@@ -357,7 +360,7 @@ def _turned_to_lie(tile: Tile, up: np.ndarray, sideways: bool) -> Tile:
     want = -along * np.sign(along @ right) if sideways else across * np.sign(across @ up)
     turns = [np.roll(tile.corners, -k, axis=0) for k in range(4)]
     best = max(turns, key=lambda c: _cos(c[0] + c[1] - c[2] - c[3], want))  # a sheared edge can be longer
-    return Tile(tile.kind, tuple((float(x), float(y)) for x, y in best), tile.confidence, tile.fixed)
+    return replace(tile, polygon=tuple((float(x), float(y)) for x, y in best))
 
 
 def settle_half_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> None:
@@ -367,8 +370,7 @@ def settle_half_turns(tiles: list[Tile], members: list[int], up: np.ndarray) -> 
         t = tiles[i]
         if (t.kind in SYMMETRIC and t.kind not in QUARTER_SYMMETRIC and not t.fixed and not is_sideways(t, up)
                 and float(t.up @ up) < 0):
-            tiles[i] = Tile(t.kind, tuple((float(x), float(y)) for x, y in np.roll(t.corners, -2, axis=0)),
-                            t.confidence)
+            tiles[i] = replace(t, polygon=tuple((float(x), float(y)) for x, y in np.roll(t.corners, -2, axis=0)))
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
@@ -575,6 +577,7 @@ class MeldReading:
     tile_indices: list[int]
     notes: list[str] = field(default_factory=list)
     called_place: int | None = None  # where the called tile lies in tile_indices
+    read_as: dict[int, str] = field(default_factory=dict)  # tile index -> the kind taken instead of the one read
 
 
 @dataclass
@@ -628,6 +631,8 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     search(len(positions), [], [], 0.0, 0)
     _, concealed, melds, problems = best
     for meld in melds:
+        for i, kind in meld.read_as.items():
+            tiles[i] = _read_as(tiles[i], kind)
         _lie_as_read(tiles, line, meld)
     return LineReading(list(concealed), list(reversed(melds)), problems)
 
@@ -642,24 +647,67 @@ def _gap_before(tiles: list[Tile], line: Line, positions: list[int], start: int)
 
 
 def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldReading | None, tuple | None]:
-    """One meld from 3 or 4 places, or the problem that keeps it from being one."""
+    """One meld from 3 or 4 places, or the problem that keeps it from being one.
+
+    Tiles read as kinds that make no meld (a pon of 2m 2m 1m, a chi of 3s 4s 2z) are read again together: the
+    likeliest legal meld among the reader's candidate kinds of each (``Tile.candidates``) is taken, and a note
+    says which tile was read otherwise. A meld legal as read stays as read, however unsure."""
+    stacked = {under: top for top, under in line.stacked.items()}
+    places = list(group) + [stacked[i] for i in group if i in stacked]  # an added kan's stacked tile too
+    problem = None
+    for kinds, _ in _readings(tiles, places):
+        meld, why = _meld_of(tiles, line, group, dict(zip(places, kinds)))
+        if why is None:
+            changed = [(i, k) for i, k in zip(places, kinds) if k != tiles[i].kind]
+            meld.read_as = dict(changed)
+            meld.notes += [f"a tile read as {tiles[i].kind} is taken as {k}, the reader's next likeliest, to make "
+                           f"the {meld.kind} legal" for i, k in changed]
+            return meld, None
+        problem = problem or why
+    return None, problem
+
+
+MELD_READINGS = 27  # the likeliest readings of a meld's tiles tried, at most...
+MELD_READING_FLOOR = 0.1  # ...and only those at least this likely against the reading as read
+
+
+def _readings(tiles: list[Tile], places: list[int]):
+    """The readings of these tiles, likeliest first (the tiles as read come first): each a list of kinds and its
+    probability as the reader gave it. A tile set by a person, or with no candidates, keeps its kind."""
+    options = []
+    for i in places:
+        t = tiles[i]
+        own = t.candidates and t.candidates[0][0] == t.kind and not t.fixed
+        options.append(list(t.candidates) if own else [(t.kind, 1.0)])
+    readings = [([], 1.0)]
+    for opts in options:
+        readings = sorted(((kinds + [k], p * q) for kinds, p in readings for k, q in opts), key=lambda r: -r[1])
+        readings = readings[:MELD_READINGS]
+    first = [t.kind for t in (tiles[i] for i in places)]
+    as_read = next((p for kinds, p in readings if kinds == first), readings[0][1])
+    return [(first, as_read)] + [r for r in readings if r[0] != first and r[1] >= MELD_READING_FLOOR * as_read]
+
+
+def _meld_of(tiles: list[Tile], line: Line, group: list[int],
+             kind_of: dict[int, str]) -> tuple[MeldReading | None, tuple | None]:
+    """The meld these places make with these kinds (``kind_of``: tile index -> kind), or why they make none."""
     from rules.tiles import HandError, Meld
 
-    kinds = [tiles[i].kind for i in group]
+    kinds = [kind_of[i] for i in group]
     side = [k for k, i in enumerate(group) if is_sideways(tiles[i], line.up)]
-    backs = [k for k, i in enumerate(group) if tiles[i].kind == "back"]
+    backs = [k for k, kind in enumerate(kinds) if kind == "back"]
     stacked = {under: top for top, under in line.stacked.items()}
     indices = list(group)
     try:
         if len(group) == 4 and not side and len(backs) == 2 and backs in ([0, 3], [1, 2]):
             faces = [k for k in kinds if k != "back"]
-            plain = _plain(faces[0])
-            if _plain(faces[1]) != plain:
+            shown = plain(faces[0])
+            if plain(faces[1]) != shown:
                 return None, (f"closed kan shows two different tiles {faces[0]} and {faces[1]}", indices)
             notes = []
-            hidden = [plain] * 2
-            if plain[0] == "5":
-                notes.append(f"a red five may be hidden face down in the closed kan of {plain}: counted as plain fives")
+            hidden = [shown] * 2
+            if shown[0] == "5":
+                notes.append(f"a red five may be hidden face down in the closed kan of {shown}: counted as plain fives")
             meld = Meld("ankan", tuple(faces + hidden))
             return MeldReading("ankan", list(meld.tiles), None, None, indices, notes), None
         if backs:
@@ -677,10 +725,11 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
             if len(group) != 3:
                 return None, ("an added kan is three places with two tiles stacked sideways", indices)
             added_index = stacked[under]
-            meld = Meld("kakan", tuple(kinds + [tiles[added_index].kind]), called, source, tiles[added_index].kind)
+            added = kind_of[added_index]
+            meld = Meld("kakan", tuple(kinds + [added]), called, source, added)
             return MeldReading("kakan", list(meld.tiles), called, source, indices + [added_index],
                                called_place=place), None
-        if len(group) == 3 and len({_plain(k) for k in kinds}) == 3:
+        if len(group) == 3 and len({plain(k) for k in kinds}) == 3:
             meld = Meld("chi", tuple(kinds), called, source)
         else:
             meld = Meld("pon" if len(group) == 3 else "daiminkan", tuple(kinds), called, source)
@@ -709,6 +758,12 @@ def _called_by_length(tiles: list[Tile], line: Line, group: list[int]) -> int | 
     return long[0]
 
 
+def _read_as(tile: Tile, kind: str) -> Tile:
+    """The tile taken as another of its candidate kinds, its confidence scaled to that kind's probability."""
+    p = dict(tile.candidates)
+    return replace(tile, kind=kind, confidence=round(tile.confidence * p[kind] / p[tile.kind], 4))
+
+
 def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
     """Turn an open meld's tiles to lie as it was read: the called tile sideways, the others upright (where the
     called tile was found by its shape, ``_called_by_length``). Polygons in ``tiles`` are turned to match."""
@@ -718,7 +773,3 @@ def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
     for k, i in enumerate(meld.tile_indices):
         if is_sideways(tiles[i], line.up) != (k == place):
             tiles[i] = _turned_to_lie(tiles[i], line.up, k == place)
-
-
-def _plain(code: str) -> str:
-    return "5" + code[1] if code[0] == "0" else code

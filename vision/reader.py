@@ -19,6 +19,8 @@ from .models import cpu_session
 
 INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its own (``TileReader.size``)
 REREAD_BELOW = 0.8  # a reading less sure than this of the kind is read again, the crop turned a half turn
+CANDIDATES = 3  # a reading keeps its likeliest kinds, at least CANDIDATE_FLOOR likely, for the table to choose from
+CANDIDATE_FLOOR = 0.02
 
 
 def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
@@ -41,6 +43,7 @@ class Reading:
     kind: str  # rules notation: 1m..7z, 0m/0p/0s red fives, back
     confidence: float
     turns: tuple[int, ...]  # the quarter turns clockwise from the crop's up to the glyph's up that fit, best first
+    candidates: tuple[tuple[str, float], ...] = ()  # the likeliest kinds and their probability, best (kind) first
 
 
 class TileReader:
@@ -101,7 +104,10 @@ class TileReader:
                 turns = (best % 2, best % 2 + 2)
             else:
                 turns = (best,)
-            readings.append(Reading(kind, float(p.max()), turns))
+            likeliest = np.argsort(-p)[:CANDIDATES]
+            candidates = tuple((CLASSES[int(c)], round(float(p[c]), 4)) for c in likeliest
+                               if c == likeliest[0] or p[c] >= CANDIDATE_FLOOR)
+            readings.append(Reading(kind, float(p.max()), turns, candidates))
         return readings
 
 

@@ -23,6 +23,7 @@ from itertools import combinations
 
 import numpy as np
 
+from .classes import plain
 from .layout import Line, MeldReading, Tile, is_sideways, lines, read_line, segments
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
@@ -161,6 +162,30 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
     return out
 
 
+def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
+    """A closed kan of a set with white backs shows its face-down pair as two blank faces, read as haku: four
+    upright tiles of a hand line reading [haku, X, X, haku] or [X, haku, haku, X] are such a kan of X, and its
+    haku are turned face down (in place; their indices returned). No sorted hand holds two haku so, and a
+    kan's face-down pair is what a set with white backs shows; on the dev scenes of seeds 9, 10, 16 and 17 every
+    such four was one. A tile a person fixed stays as fixed."""
+    positions = line.tiles
+    turned: set[int] = set()
+    for start in range(len(positions) - 3):
+        group = positions[start:start + 4]
+        if turned & set(group) or any(is_sideways(tiles[i], line.up) for i in group):
+            continue
+        blank = [tiles[i].kind == "5z" and not tiles[i].fixed for i in group]
+        if blank not in ([True, False, False, True], [False, True, True, False]):
+            continue
+        faces = [tiles[i].kind for i, b in zip(group, blank) if not b]
+        if faces[0] != "back" and faces[0] != "5z" and plain(faces[0]) == plain(faces[1]):
+            for i, b in zip(group, blank):
+                if b:
+                    tiles[i] = replace(tiles[i], kind="back")
+                    turned.add(i)
+    return turned
+
+
 def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
     """Each line's seat, as counter-clockwise quarter turns from the read hand's.
 
@@ -247,8 +272,12 @@ def _width(tiles: list[Tile], line: Line) -> float:
 
 
 def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], problems: list[Problem]) -> None:
+    blanks = _white_backed_closed_kans(tiles, line)
     reading = read_line(tiles, line)
     seat.melds = reading.melds
+    for m in reading.melds:
+        if blanks & set(m.tile_indices):
+            m.notes.append("two blank tiles read as haku are the face-down tiles of this closed kan (white backs)")
     for m in reading.melds:
         for i in m.tile_indices:
             roles[i] = "meld"
@@ -273,10 +302,10 @@ def _gap(tiles: list[Tile], line: Line, a: int, b: int) -> float:
 
 def _too_many_copies(tiles: list[Tile]) -> list[Problem]:
     """Five or more of one tile among the face-up tiles: at least one of them is misread or not of this set."""
-    plain = [("5" + t.kind[1]) if t.kind[0] == "0" else t.kind for t in tiles]
-    counts = Counter(k for k in plain if k != "back")
+    kinds = [plain(t.kind) for t in tiles]
+    counts = Counter(k for k in kinds if k != "back")
     return [Problem(f"{n} copies of {k} are face up: a set has only four, so one is misread",
-                    [i for i, p in enumerate(plain) if p == k]) for k, n in sorted(counts.items()) if n > 4]
+                    [i for i, p in enumerate(kinds) if p == k]) for k, n in sorted(counts.items()) if n > 4]
 
 
 # ---------------------------------------------------------------- the rules readout

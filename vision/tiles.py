@@ -97,7 +97,7 @@ class TileFinder:
         for det, c, r in zip(detections, corners, readings):
             c = max((np.roll(c, -t, axis=0) for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
-            tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4)))
+            tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
         return drop_straddling(drop_cut_by_frame(tiles, image.shape))
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], corners: list[np.ndarray],

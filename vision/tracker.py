@@ -8,7 +8,7 @@ only when another kind out-votes the current one by a margin; a track not seen i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -54,14 +54,26 @@ class TileTracker:
             self._observe(track, tiles[i], now)
             self.tracks.append(track)
         self.tracks = [t for t in self.tracks if now - t.last_seen <= self.keep_seconds]
-        return [Tile(t.kind, t.tile.polygon, t.votes[t.kind] / sum(t.votes.values()))
-                for t in self.tracks if t.seen >= self.confirm_frames]
+        return [self._settled(t) for t in self.tracks if t.seen >= self.confirm_frames]
+
+    @staticmethod
+    def _settled(track: Track) -> Tile:
+        """The track's tile as settled: its kind, that kind's share of the votes as the confidence, and the
+        likeliest kinds by their shares as the candidates a meld's reading may choose from."""
+        total = sum(track.votes.values())
+        shares = sorted(((k, v / total) for k, v in track.votes.items() if k != track.kind), key=lambda kv: -kv[1])
+        candidates = ((track.kind, track.votes[track.kind] / total),) + tuple(shares[:2])
+        return replace(track.tile, kind=track.kind, confidence=round(candidates[0][1], 4),
+                       candidates=tuple((k, round(p, 4)) for k, p in candidates))
 
     def _observe(self, track: Track, tile: Tile, now: float) -> None:
         track.tile = tile
         track.seen += 1
         track.last_seen = now
-        track.votes[tile.kind] = track.votes.get(tile.kind, 0.0) + tile.confidence
+        # each frame votes for the kind read and, as the reader weighed them, for its other candidates
+        read = dict(tile.candidates) if tile.candidates and tile.candidates[0][0] == tile.kind else {tile.kind: 1.0}
+        for kind, p in read.items():
+            track.votes[kind] = track.votes.get(kind, 0.0) + tile.confidence * p / read[tile.kind]
         leader = max(track.votes, key=track.votes.get)
         if not track.kind or track.votes[leader] > track.votes.get(track.kind, 0.0) + self.margin:
             track.kind = leader
