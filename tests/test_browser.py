@@ -20,13 +20,19 @@ from selenium.webdriver.common.by import By
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
 
 
-def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False) -> dict:
+def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None) -> dict:
     """A table laid out by hand (test_layout.lay_row), as /api/table answers it, shown over a plain image;
-    ``mirrored``: as /api/recognize answers for a mirrored photo (polygons flipped onto the photo as given)."""
+    ``mirrored``: as /api/recognize answers for a mirrored photo (polygons flipped onto the photo as given);
+    ``candidates``: tile index -> the reader's likeliest kinds [(kind, p), ...], as a photo's tiles have them."""
+    from dataclasses import replace
+
     from test_layout import lay_row
     from vision.table import read_table, score_table
 
-    table = json.loads(json.dumps(score_table(read_table(lay_row(spec, 0, origin=origin)))))
+    tiles = lay_row(spec, 0, origin=origin)
+    for i, likely in (candidates or {}).items():
+        tiles[i] = replace(tiles[i], candidates=tuple(likely))
+    table = json.loads(json.dumps(score_table(read_table(tiles))))
     if mirrored:
         for tile in table["tiles"]:
             tile["polygon"] = [[size[0] - x, y] for x, y in tile["polygon"]]
@@ -141,6 +147,23 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     page.find_element(By.ID, "undo").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
+
+
+def test_the_picker_offers_the_readers_other_likely_kinds_first(page):
+    load_table(page, SELF_HAND, candidates={12: [("5z", 0.6), ("6z", 0.3), ("1z", 0.05)]})
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    likely = page.find_element(By.ID, "picker-likely")
+    assert likely.is_displayed()
+    offered = [b.get_attribute("data-code") for b in likely.find_elements(By.CSS_SELECTOR, "button.face")]
+    assert offered == ["6z", "1z"]  # the kind read is not offered again
+    screenshot(page, "picker-likely")
+    likely.find_element(By.CSS_SELECTOR, 'button[data-code="6z"]').click()
+    wait_for(page, lambda d: verdict(d).get("shanten") == "1")
+    assert page.execute_script("return window.riichiLens.state.tiles[12].kind") == "6z"
+    # a tile with no reader's word (laid by hand) has no such row
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="3"] polygon').click()
+    assert not page.find_element(By.ID, "picker-likely").is_displayed()
 
 
 def test_turning_deleting_and_adding_tiles(page):

@@ -244,6 +244,11 @@ def test_read_score_prints_the_table_and_its_json(scene, capsys):
     table = json.loads(capsys.readouterr().out)
     assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "width", "height"} <= set(table)
     assert {t["role"] for t in table["tiles"]} <= {"concealed", "meld", "pond", "dora", "wall", "stray"}
+    # each tile keeps the reader's likeliest kinds, best first, for the page's picker to offer
+    for t in table["tiles"]:
+        p = [q for _, q in t["candidates"]]
+        assert 1 <= len(p) <= 3 and p == sorted(p, reverse=True) and 0 < sum(p) <= 1 + 1e-3, t
+        assert t["kind"] in {k for k, _ in t["candidates"]} | {"back"}, t  # read as one, or turned face down
 
 
 def _box(x: float, y: float, w: float = 30, h: float = 40, kind: str = "5m", confidence: float = 0.9) -> Tile:

@@ -72,7 +72,8 @@ class Table:
     def to_dict(self) -> dict:
         return {
             "tiles": [{"kind": t.kind, "confidence": t.confidence, "polygon": [list(p) for p in t.polygon],
-                       "lie": t.lie, "seat": s, "role": r, "fixed": t.fixed}
+                       "lie": t.lie, "seat": s, "role": r, "fixed": t.fixed,
+                       "candidates": [[k, p] for k, p in t.candidates]}
                       for t, s, r in zip(self.tiles, self.seat_of, self.roles)],
             "seats": [s.to_dict() for s in self.seats.values()],
             "dora_indicators": self.dora_indicators,

@@ -152,7 +152,8 @@ function mirrorPolygon(polygon) {
 }
 
 function tilesOf(table) {
-  return table.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]), confidence: tile.confidence, fixed: !!tile.fixed }));
+  return table.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]), confidence: tile.confidence,
+    fixed: !!tile.fixed, candidates: tile.candidates || [] }));
 }
 
 function setStatus(text) {
@@ -466,8 +467,11 @@ function svgPoint(evt) {
   return p.matrixTransform(svg.getScreenCTM().inverse());
 }
 
+// The reader's other likely kinds for a tile come first in its picker: a misread tile is most often one of them.
 function openTilePicker(index, clientX, clientY) {
-  openPicker(clientX, clientY, state.tiles[index].kind, ["back", "turn", "delete"], (action) => correctTile(index, action));
+  const tile = state.tiles[index];
+  const likely = (tile.candidates || []).map(([code]) => code).filter((code) => code !== tile.kind);
+  openPicker(clientX, clientY, tile.kind, ["back", "turn", "delete"], (action) => correctTile(index, action), likely);
 }
 
 function onOverlayKey(evt) {
@@ -511,10 +515,14 @@ function buildPicker() {
   });
 }
 
-// Opens the picker at a point of the window; ``actions``: which of back / turn / delete to offer.
-function openPicker(clientX, clientY, current, actions, done) {
+// Opens the picker at a point of the window; ``actions``: which of back / turn / delete to offer; ``likely``: kinds
+// offered first, in a row of their own.
+function openPicker(clientX, clientY, current, actions, done, likely = []) {
   const picker = $("picker");
   pickerDone = done;
+  $("picker-likely").hidden = likely.length === 0;
+  $("picker-likely").querySelector(".face-row").innerHTML = likely.map((c) =>
+    `<button type="button" class="face likely" data-code="${esc(c)}" title="${esc(c)}">${tileImg(c)}</button>`).join("");
   picker.querySelectorAll("button[data-code]").forEach((b) => b.classList.toggle("current", b.dataset.code === current));
   picker.querySelectorAll("button[data-act]").forEach((b) => { b.hidden = !actions.includes(b.dataset.act); });
   picker.querySelector('button[data-act="back"]').classList.toggle("current", current === "back");
