@@ -142,6 +142,24 @@ def test_five_copies_of_a_tile_is_a_problem_naming_them():
     assert out["readout"] is None and any("four" in p["message"] for p in out["problems"])
 
 
+def test_a_fifth_copy_is_the_least_sure_one_read_as_its_next_likeliest_kind():
+    """Five 1m face up: the copy whose next candidate loses least against 1m is taken as it (a note says so), so
+    the hand scores; a candidate of a kind already shown four times is passed over for the next one."""
+    tiles = lay_row("1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m 2z 2z 2z 2z", 0, origin=(150.0, 700.0))
+    tiles[0] = replace(tiles[0], candidates=(("1m", 0.9), ("7m", 0.08)))
+    tiles[12] = replace(tiles[12], candidates=(("1m", 0.6), ("2z", 0.3), ("4m", 0.08)))  # 2z: four shown
+    tiles[13:] = lay_row("2z 2z 2z 2z", 0, origin=(150.0, 500.0))  # a pond row of four 2z
+    table = read_table(tiles)
+    assert table.tiles[12].kind == "4m" and table.tiles[0].kind == "1m"
+    assert not [p for p in table.problems if "copies" in p.message]
+    out = score_table(table)
+    assert any("four 1m" in n and "4m" in n for n in out["notes"])
+    # with no candidate likely enough (under a tenth as likely as 1m), the five stay and the problem is said
+    tiles[12] = replace(tiles[12], candidates=(("1m", 0.95), ("4m", 0.05)))
+    table = read_table(tiles)
+    assert table.tiles[12].kind == "1m" and [p for p in table.problems if "5 copies of 1m" in p.message]
+
+
 def test_chi_from_across_is_a_problem_and_no_score():
     out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m 4m> 5m")))
     assert out["readout"] is None

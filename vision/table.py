@@ -12,7 +12,9 @@ face-up lines are pond rows (the first row is the one nearest the centre, and it
 declaration). A tile another seat called shows in that seat's meld, sideways, pointing at its discarder: it is
 given back to the discarder's discards so that furiten sees it.
 
-Nothing is dropped silently: what cannot be a legal table is a ``Problem`` naming the tiles it is about.
+Nothing is dropped silently: what cannot be a legal table is a ``Problem`` naming the tiles it is about. Where
+the rules say a tile as read cannot be (a fifth copy, a meld that is no meld) and the reader's next likeliest kind
+for it is at least a tenth as likely (``Tile.candidates``), that kind is taken instead and a note says so.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from itertools import combinations
 import numpy as np
 
 from .classes import plain
-from .layout import Line, MeldReading, Tile, is_sideways, lines, read_line, segments
+from .layout import OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line, segments
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -65,6 +67,7 @@ class Table:
     roles: list[str]  # per tile: concealed | meld | pond | dora | wall | stray
     seat_of: list[str | None]  # per tile
     problems: list[Problem]
+    notes: list[str] = field(default_factory=list)  # tiles taken as another kind than read, and why
 
     def discarder(self, seat: str, source: str) -> str:
         return SEATS[(SEATS.index(seat) + OFFSET[source]) % 4]
@@ -78,6 +81,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats.values()],
             "dora_indicators": self.dora_indicators,
             "problems": [p.to_dict() for p in self.problems],
+            "notes": list(self.notes),
         }
 
 
@@ -93,7 +97,7 @@ def _upright_faces(tiles: list[Tile], line: Line) -> int:
 def read_table(tiles: list[Tile]) -> Table:
     """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
     caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row, a meld's
-    tiles turned to lie as the meld was read)."""
+    tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``)."""
     tiles = list(tiles)
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
@@ -103,6 +107,7 @@ def read_table(tiles: list[Tile]) -> Table:
     if not tiles:
         return Table(tiles, seats, dora, roles, seat_of, [Problem("no tiles found in the photo")])
     tiles = _white_backs_face_down(tiles)
+    tiles, notes = _fifth_copies_read_again(tiles)
     centre = np.mean([t.center for t in tiles], axis=0)
     ls = lines(tiles, centre=centre)
     main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
@@ -144,7 +149,7 @@ def read_table(tiles: list[Tile]) -> Table:
                 roles[i] = "pond"
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
     problems += _too_many_copies(tiles)
-    return Table(tiles, seats, dora, roles, seat_of, problems)
+    return Table(tiles, seats, dora, roles, seat_of, problems, notes)
 
 
 def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
@@ -185,6 +190,37 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
                     tiles[i] = replace(tiles[i], kind="back")
                     turned.add(i)
     return turned
+
+
+def _fifth_copies_read_again(tiles: list[Tile]) -> tuple[list[Tile], list[str]]:
+    """A set holds four of each tile, so a fifth face-up copy is misread: while a kind shows more than four
+    times, the copy whose next candidate kind loses least against the kind read (at least a tenth as likely, of a
+    kind still under four) is taken as that kind, and a note says so. Copies with no such candidate stay, and
+    ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
+    out = list(tiles)
+    notes: list[str] = []
+    counts = Counter(plain(t.kind) for t in out if t.kind != "back")
+    while True:
+        best = None
+        for i, t in enumerate(out):
+            k = plain(t.kind)
+            if k == "back" or counts[k] <= 4 or t.fixed or not t.candidates or t.candidates[0][0] != t.kind:
+                continue
+            p_read = t.candidates[0][1]
+            for alt, p in t.candidates[1:]:
+                if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
+                    if best is None or p / p_read > best[0]:
+                        best = (p / p_read, i, alt)
+                    break
+        if best is None:
+            return out, notes
+        _, i, alt = best
+        counts[plain(out[i].kind)] -= 1
+        if alt != "back":
+            counts[plain(alt)] += 1
+        notes.append(f"a set has four {plain(out[i].kind)}: the least sure fifth one is taken as {alt}, the reader's "
+                     "next likeliest")
+        out[i] = read_as(out[i], alt)
 
 
 def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
@@ -387,7 +423,7 @@ def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
     out = table.to_dict()
     out["seat"] = seat
     out["problems"] += [p.to_dict() for p in scored.problems]
-    out["notes"] = scored.notes
+    out["notes"] = table.notes + scored.notes
     out["hand"] = out["context"] = out["readout"] = None
     if scored.hand is not None:
         h = scored.hand
