@@ -30,8 +30,9 @@ class Tile:
     polygon: tuple[tuple[float, float], ...]
     confidence: float = 1.0
     fixed: bool = False  # set by a person (a correction on the page): its lie is kept as given
-    # the reader's likeliest kinds and their probability, best first: a meld whose tiles as read cannot be one
-    # takes the likeliest legal reading among them (``_read_meld``); empty where no reader's word is known
+    # the reader's likeliest kinds and their probability, best first: where the rules rule out the kind read (a
+    # meld that is no meld, ``_read_meld``; a fifth copy, ``table``) another of them is taken; empty where no
+    # reader's word is known (tiles laid by hand or sent back by the page)
     candidates: tuple[tuple[str, float], ...] = ()
 
     @cached_property
@@ -660,7 +661,7 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
         if why is None:
             changed = [(i, k) for i, k in zip(places, kinds) if k != tiles[i].kind]
             meld.read_as = dict(changed)
-            meld.notes += [f"a tile read as {tiles[i].kind} is taken as {k}, the reader's next likeliest, to make "
+            meld.notes += [f"a tile read as {tiles[i].kind} is taken as {k}, also likely to the reader, to make "
                            f"the {meld.kind} legal" for i, k in changed]
             return meld, None
         problem = problem or why

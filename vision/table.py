@@ -218,8 +218,8 @@ def _fifth_copies_read_again(tiles: list[Tile]) -> tuple[list[Tile], list[str]]:
         counts[plain(out[i].kind)] -= 1
         if alt != "back":
             counts[plain(alt)] += 1
-        notes.append(f"a set has four {plain(out[i].kind)}: the least sure fifth one is taken as {alt}, the reader's "
-                     "next likeliest")
+        notes.append(f"a set has four {plain(out[i].kind)}: the least sure fifth one is taken as {alt}, also likely "
+                     "to the reader")
         out[i] = read_as(out[i], alt)
 
 
