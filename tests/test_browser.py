@@ -31,7 +31,7 @@ def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrore
 
     tiles = lay_row(spec, 0, origin=origin)
     for i, likely in (candidates or {}).items():
-        tiles[i] = replace(tiles[i], candidates=tuple(likely))
+        tiles[i] = replace(tiles[i], kind=likely[0][0], candidates=tuple(likely))  # read as the first
     table = json.loads(json.dumps(score_table(read_table(tiles))))
     if mirrored:
         for tile in table["tiles"]:
@@ -164,6 +164,19 @@ def test_the_picker_offers_the_readers_other_likely_kinds_first(page):
     # a tile with no reader's word (laid by hand) has no such row
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="3"] polygon').click()
     assert not page.find_element(By.ID, "picker-likely").is_displayed()
+
+
+def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
+    # the pon's last tile read 1m (2m its second reading): the table takes it as 2m, and its mark says both
+    load_table(page, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2m> 2m 2m", candidates={12: [("1m", 0.55), ("2m", 0.35)]})
+    wait_for(page, lambda d: len(marks(d)) == 13)
+    mark = page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]')
+    assert mark.get_attribute("data-kind") == "2m" and "reread" in mark.get_attribute("class")
+    title = mark.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+    assert "1m" in title and "2m" in title
+    other = page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="11"]')
+    assert "reread" not in other.get_attribute("class")
+    wait_for(page, lambda d: any("taken as 2m" in n.text for n in d.find_elements(By.CSS_SELECTOR, "#readout .note")))
 
 
 def test_turning_deleting_and_adding_tiles(page):

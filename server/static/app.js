@@ -339,13 +339,17 @@ function labelSize(polygon, width) {
 // indices), interactive (tabbable, for the photo's corrections)}.
 function tileMark(tile, index, view) {
   const low = tile.confidence < LOW_CONFIDENCE;
+  // taken as another kind than the reader's first (a meld that could not be, a fifth copy, a white back)
+  const read = tile.candidates && tile.candidates.length ? tile.candidates[0][0] : tile.kind;
   const classes = ["tile-mark", "role-" + (tile.role || "stray")];
   if (low) classes.push("low");
+  if (read !== tile.kind) classes.push("reread");
   if (view.highlight.has(index)) classes.push("hl");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
     "aria-label": tile.kind, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
   const size = labelSize(tile.polygon, view.width);
-  g.append(svgEl("title", {}, `${tile.kind} · ${t("role_" + (tile.role || "stray"))} · ${(tile.confidence * 100).toFixed(0)}%`));
+  g.append(svgEl("title", {}, `${tile.kind} · ${t("role_" + (tile.role || "stray"))} · ${(tile.confidence * 100).toFixed(0)}%` +
+    (read !== tile.kind ? " · " + t("read_as", read, tile.kind) : "")));
   g.append(svgEl("polygon", { points: pointsAttr(tile.polygon), "stroke-dasharray": low ? `${size * 0.3} ${size * 0.2}` : "none" }));
   g.append(svgEl("line", { class: "top", x1: tile.polygon[0][0], y1: tile.polygon[0][1], x2: tile.polygon[1][0], y2: tile.polygon[1][1] }));
   if (tile.kind !== "back" || low) {
