@@ -35,6 +35,9 @@ def report(name: str, t: dict) -> None:
         print(f"    the hands' tiles: found {pct(t['hand_tiles_found'], t['hand_tiles'])}, read right "
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "
               f"{pct(t['hands_all_read'], t['hands'])}")
+    if t.get("reread"):
+        print(f"    tiles the table took as another kind than read (a meld, a fifth copy, white backs): {t['reread']}, "
+              f"right after {t['reread_right']}, before {t['reread_was_right']}")
     lost = {k.split(": ", 1)[1]: v for k, v in t.items() if k.startswith("lost, every tile read: ")}
     if lost:
         print("    hands lost with every tile read right: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items())))

@@ -82,12 +82,18 @@ def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
 
 def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], totals: collections.Counter,
                 failures: list | None = None) -> None:
-    """Add one scene's counts: hands in view and exactly right, melds and sources right, and the hands' tiles
-    found and read right (every one of them, for a hand to be right)."""
+    """Add one scene's counts: hands in view and exactly right, melds and sources right, the hands' tiles
+    found and read right (every one of them, for a hand to be right), and the labelled tiles the table took as
+    another kind than read, right before and after."""
     truth = true_hands(table_json)
     read = read_table(tiles)
     predicted = read_hands(read, to_ann)
     found = {a: k for k, a in enumerate(to_ann) if a is not None}
+    for a, k in found.items():  # tiles the table took as another kind than read (a meld, a fifth copy, white backs)
+        if read.tiles[k].kind != tiles[k].kind:
+            totals["reread"] += 1
+            totals["reread_right"] += read.tiles[k].kind == table_json["tiles"][a]["cls"]
+            totals["reread_was_right"] += tiles[k].kind == table_json["tiles"][a]["cls"]
     for seat_no, t in truth.items():
         totals["hands"] += 1
         seen = [a for a in t["tiles"] if a in found]  # where a hand is lost: its tiles missed or misread

@@ -408,3 +408,26 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert right["all"] == sum(a["cls"] == "back" for a in tiles)
     for lie in {a["lie"] for a in tiles}:
         assert total[lie] == sum(a["lie"] == lie for a in tiles)
+
+
+def test_tiles_the_table_reads_otherwise_are_counted_right_before_and_after():
+    """A hand whose last tile, a 4m, was read as a fifth 1m (4m the reader's second choice): the table takes it
+    as 4m, so the count says one tile read otherwise, right after and not before, and the hand is right."""
+    import collections
+    from dataclasses import replace
+
+    from datasets.table_eval import score_scene
+    from test_layout import lay_row
+
+    truth = "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 4m".split()
+    tiles = lay_row(" ".join(truth), 0, origin=(200.0, 700.0))
+    table = {"image": "x.jpg", "framing": "corner",
+             "tiles": [{"cls": k, "labelled": True, "polygon": [list(p) for p in t.polygon]}
+                       for k, t in zip(truth, tiles)],
+             "seats": [{"seat": 0, "concealed": [{"cls": k, "tile": i} for i, k in enumerate(truth)],
+                        "drawn": None, "melds": []}]}
+    tiles[12] = replace(tiles[12], kind="1m", candidates=(("1m", 0.6), ("4m", 0.3)))
+    totals = collections.Counter()
+    score_scene(table, tiles, list(range(13)), totals)
+    assert (totals["reread"], totals["reread_right"], totals["reread_was_right"]) == (1, 1, 0)
+    assert totals["hands_right"] == 1 and totals["hand_tiles_read"] == 12  # as the reader read them
