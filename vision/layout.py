@@ -35,6 +35,13 @@ class Tile:
     # reader's word is known (tiles laid by hand or sent back by the page)
     candidates: tuple[tuple[str, float], ...] = ()
 
+    @property
+    def likely_kinds(self) -> tuple[tuple[str, float], ...]:
+        """The candidates while they are still the reader's word on this tile: empty once a person fixed it or
+        its kind was changed from the reader's first (a white back turned face down)."""
+        own = self.candidates and self.candidates[0][0] == self.kind and not self.fixed
+        return self.candidates if own else ()
+
     @cached_property
     def corners(self) -> np.ndarray:
         """The polygon as an array, made once (grouping asks for it thousands of times); read-only."""
@@ -657,7 +664,7 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
     places = list(group) + [stacked[i] for i in group if i in stacked]  # an added kan's stacked tile too
     problem = None
     for kinds, _ in _readings(tiles, places):
-        meld, why = _meld_of(tiles, line, group, dict(zip(places, kinds)))
+        meld, why = _meld_of(tiles, line, group, stacked, dict(zip(places, kinds)))
         if why is None:
             changed = [(i, k) for i, k in zip(places, kinds) if k != tiles[i].kind]
             meld.read_as = dict(changed)
@@ -678,11 +685,7 @@ OTHER_READING_FLOOR = 0.1
 def _readings(tiles: list[Tile], places: list[int]):
     """The readings of these tiles, likeliest first (the tiles as read come first): each a list of kinds and its
     probability as the reader gave it. A tile set by a person, or with no candidates, keeps its kind."""
-    options = []
-    for i in places:
-        t = tiles[i]
-        own = t.candidates and t.candidates[0][0] == t.kind and not t.fixed
-        options.append(list(t.candidates) if own else [(t.kind, 1.0)])
+    options = [list(tiles[i].likely_kinds) or [(tiles[i].kind, 1.0)] for i in places]
     readings = [([], 1.0)]
     for opts in options:
         readings = sorted(((kinds + [k], p * q) for kinds, p in readings for k, q in opts), key=lambda r: -r[1])
@@ -692,15 +695,15 @@ def _readings(tiles: list[Tile], places: list[int]):
     return [(first, as_read)] + [r for r in readings if r[0] != first and r[1] >= OTHER_READING_FLOOR * as_read]
 
 
-def _meld_of(tiles: list[Tile], line: Line, group: list[int],
+def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int, int],
              kind_of: dict[int, str]) -> tuple[MeldReading | None, tuple | None]:
-    """The meld these places make with these kinds (``kind_of``: tile index -> kind), or why they make none."""
+    """The meld these places make with these kinds (``kind_of``: tile index -> kind), or why they make none;
+    ``stacked``: an added kan's tile under -> the tile on it."""
     from rules.tiles import HandError, Meld
 
     kinds = [kind_of[i] for i in group]
     side = [k for k, i in enumerate(group) if is_sideways(tiles[i], line.up)]
     backs = [k for k, kind in enumerate(kinds) if kind == "back"]
-    stacked = {under: top for top, under in line.stacked.items()}
     indices = list(group)
     try:
         if len(group) == 4 and not side and len(backs) == 2 and backs in ([0, 3], [1, 2]):

@@ -96,7 +96,8 @@ class TileReader:
             turn_probs[unsure] = (turn_probs[unsure] + np.roll(_turn_probabilities(turned), 2, axis=1)) / 2
         readings = []
         for p, t in zip(probs, turn_probs):
-            kind = CLASSES[int(p.argmax())]
+            likeliest = np.argsort(-p)[:CANDIDATES]
+            kind = CLASSES[int(likeliest[0])]
             best = int(t.argmax())
             if kind in QUARTER_SYMMETRIC:
                 turns = (0, 1, 2, 3)
@@ -104,10 +105,9 @@ class TileReader:
                 turns = (best % 2, best % 2 + 2)
             else:
                 turns = (best,)
-            likeliest = np.argsort(-p)[:CANDIDATES]
             candidates = tuple((CLASSES[int(c)], round(float(p[c]), 4)) for c in likeliest
                                if c == likeliest[0] or p[c] >= CANDIDATE_FLOOR)
-            readings.append(Reading(kind, float(p.max()), turns, candidates))
+            readings.append(Reading(kind, float(p[likeliest[0]]), turns, candidates))
         return readings
 
 

@@ -199,15 +199,15 @@ def _fifth_copies_read_again(tiles: list[Tile]) -> tuple[list[Tile], list[str]]:
     ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
-    counts = Counter(plain(t.kind) for t in out if t.kind != "back")
+    counts = _face_up_counts(out)
     while True:
         best = None
         for i, t in enumerate(out):
             k = plain(t.kind)
-            if k == "back" or counts[k] <= 4 or t.fixed or not t.candidates or t.candidates[0][0] != t.kind:
+            if k == "back" or counts[k] <= 4 or not t.likely_kinds:
                 continue
-            p_read = t.candidates[0][1]
-            for alt, p in t.candidates[1:]:
+            p_read = t.likely_kinds[0][1]
+            for alt, p in t.likely_kinds[1:]:
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
                     if best is None or p / p_read > best[0]:
                         best = (p / p_read, i, alt)
@@ -337,10 +337,15 @@ def _gap(tiles: list[Tile], line: Line, a: int, b: int) -> float:
     return (d - ta.extent_along(line.right) - tb.extent_along(line.right)) / min(min(ta.size), min(tb.size))
 
 
+def _face_up_counts(tiles: list[Tile]) -> Counter:
+    """How many of each kind lie face up, red fives counted as fives."""
+    return Counter(plain(t.kind) for t in tiles if t.kind != "back")
+
+
 def _too_many_copies(tiles: list[Tile]) -> list[Problem]:
     """Five or more of one tile among the face-up tiles: at least one of them is misread or not of this set."""
     kinds = [plain(t.kind) for t in tiles]
-    counts = Counter(k for k in kinds if k != "back")
+    counts = _face_up_counts(tiles)
     return [Problem(f"{n} copies of {k} are face up: a set has only four, so one is misread",
                     [i for i, p in enumerate(kinds) if p == k]) for k, n in sorted(counts.items()) if n > 4]
 
