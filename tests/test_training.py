@@ -78,6 +78,24 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
         torch_logits = model(torch.from_numpy(batch))[0].numpy()
     onnx_logits = TileReader(tmp_path / "reader.onnx")._run(list(batch.transpose(0, 2, 3, 1) * 255))["kind_logits"]
     assert np.allclose(torch_logits, onnx_logits, atol=1e-3)
+    # an exported reader is a starting point too (the shipped readers' torch weights were not all kept): its
+    # batch norms, folded into the convs by export, are set again from crops, and it computes what the file does
+    unfolded = classifier.build_model()
+    classifier.load_exported(unfolded, tmp_path / "reader.onnx", batch)
+    unfolded.eval()
+    with torch.no_grad():
+        assert np.allclose(unfolded(torch.from_numpy(batch))[0].numpy(), onnx_logits, atol=1e-3)
+    # the shipped int8 reader as well, up to its rounding: the same kinds of generated crops
+    shipped_path = REPO / "models" / "tile_reader.onnx"
+    val = [cv2.imread(str(p)) for p in sorted((tmp_path / "crops").glob("val/*/*.jpg"))]
+    val_batch = np.stack([preprocess(c, TileReader(shipped_path).size) for c in val])
+    shipped = classifier.build_model()
+    classifier.load_exported(shipped, shipped_path, val_batch)
+    shipped.eval()
+    with torch.no_grad():
+        torch_kinds = shipped(torch.from_numpy(val_batch))[0].numpy().argmax(1)
+    onnx_kinds = TileReader(shipped_path)._run(val)["kind_logits"].argmax(1)
+    assert len(val) >= 10 and np.mean(torch_kinds == onnx_kinds) >= 0.9
     with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
         classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
                          log=lambda *_: None, weights=tmp_path / "missing.pt")

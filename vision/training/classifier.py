@@ -10,6 +10,8 @@ that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Ou
 
     python -m vision.training.classifier --data data/crops-s6 data/crops-s7 data/scrops-0 data/scrops-3 \
         --out data/reader-v6.onnx --epochs 10 [--weights data/reader-PREVIOUS.pt]
+    python -m vision.training.classifier --data ... --weights models/tile_reader.onnx --lr 1e-3 --epochs 3 \
+        --out data/reader-v9.onnx    # refine the shipped reader (its torch weights were not kept)
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mo
 CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 MAX_LR = 3e-3
+CALIBRATION_CROPS = 2048  # training crops that set the batch norms of a reader started from an exported file
 
 
 def load_split(root: Path, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -130,12 +133,13 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int,
           size: tuple[int, int] = (INPUT_H, INPUT_W), log=print, weights: Path | None = None,
-          device: str = "cpu", hours: float | None = None) -> dict:
+          device: str = "cpu", hours: float | None = None, max_lr: float = MAX_LR) -> dict:
     """Train, export ``out`` (ONNX) and save the torch weights beside it (``out`` with ``.pt``, also after each
     epoch): the next run can go on from them (``weights``) instead of starting from scratch.
 
     With ``hours`` the run stops when the time is up (after at most ``epochs``), and the rate follows the share of
-    the time spent rather than of the steps, so a lent GPU's fixed time ends with a fully decayed rate."""
+    the time spent rather than of the steps, so a lent GPU's fixed time ends with a fully decayed rate. A run that
+    goes on from a trained reader takes a lower peak rate (``max_lr``), so it refines rather than relearns."""
     import torch
     import torch.nn.functional as F
 
@@ -146,12 +150,14 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     x_val, y_val = _concat([load_split(d / "val", size) for d in folders])
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops")
     model = build_model()
-    if weights is not None:
+    if weights is not None and weights.suffix == ".onnx":
+        load_exported(model, weights, x_train[rng.permutation(len(y_train))[:CALIBRATION_CROPS]])
+    elif weights is not None:
         model.load_state_dict(torch.load(weights, map_location="cpu"))
     model.to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=MAX_LR, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
-    sched = None if hours is not None else torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_LR, total_steps=steps)
+    sched = None if hours is not None else torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     start, history = time.time(), []
     for epoch in range(epochs):
         model.train()
@@ -164,7 +170,7 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
                 if spent >= 1:
                     break
                 for group in opt.param_groups:
-                    group["lr"] = one_cycle_rate(spent)
+                    group["lr"] = one_cycle_rate(spent, max_lr)
             idx = order[i:i + batch]
             turns = rng.choice(4, len(idx), p=TURN_P)
             xb = turn_batch(augment(x_train[idx], rng), turns)
@@ -195,12 +201,62 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     return {"train_crops": int(len(y_train)), "val_crops": int(len(y_val)), "history": history}
 
 
-def one_cycle_rate(spent: float) -> float:
+def load_exported(model, path: Path, crops: np.ndarray) -> None:
+    """Start from an exported reader (``--weights models/tile_reader.onnx``, float or int8): the shipped readers'
+    torch weights were not all kept. Export folds each batch norm into its conv, so the conv takes the folded
+    weights and its batch norm is set to give back the folded bias at the batch statistics those weights meet on
+    ``crops`` (training crops): gamma = the outputs' spread, beta = their mean plus the bias. The network then
+    computes what the file does (int8: up to its rounding) and trains on with batch statistics as usual."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    made_by = {out: node for node in graph.node for out in node.output}
+
+    def value(name: str) -> np.ndarray:  # an initializer, dequantized where the file is int8 (per channel)
+        if name in init:
+            return init[name].astype(np.float32)
+        node = made_by[name]
+        if node.op_type != "DequantizeLinear":
+            raise ValueError(f"{path.name}: cannot read weight {name} made by {node.op_type}")
+        q, scale, zero = (value(i) for i in node.input)
+        shape = [-1] + [1] * (q.ndim - 1) if scale.ndim else []
+        return (q - zero.reshape(shape)) * scale.reshape(shape)
+
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    heads = {n.output[0].split("_")[0]: n for n in graph.node if n.op_type == "Gemm"}
+    layers = list(model.features.modules())
+    pairs = [(conv, bn) for conv, bn in zip(layers, layers[1:]) if isinstance(conv, torch.nn.Conv2d)]
+    if len(pairs) != len(convs) or set(heads) != {"kind", "turn"}:
+        raise ValueError(f"{path.name} is not a reader of this architecture")
+    with torch.no_grad():
+        for (conv, _), node in zip(pairs, convs):
+            conv.weight.copy_(torch.from_numpy(value(node.input[1])))
+        for name, node in heads.items():
+            getattr(model, name).weight.copy_(torch.from_numpy(value(node.input[1])))
+            getattr(model, name).bias.copy_(torch.from_numpy(value(node.input[2])))
+        model.eval()
+        x = torch.from_numpy(crops)
+        for (conv, bn), node in zip(pairs, convs):  # in order: each layer's statistics need the ones before set
+            seen = []
+            hook = conv.register_forward_hook(lambda _m, _i, out: seen.append(out))
+            model(x)
+            hook.remove()
+            mean, var = seen[0].mean(dim=(0, 2, 3)), seen[0].var(dim=(0, 2, 3))
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean + torch.from_numpy(value(node.input[2])))
+
+
+def one_cycle_rate(spent: float, max_lr: float = MAX_LR) -> float:
     """The rate at a share of a fixed time spent: warm up over its first 30 %, then a cosine down to zero (the
     shape ``OneCycleLR`` gives a fixed number of steps)."""
     if spent < 0.3:
-        return MAX_LR / 25 + (MAX_LR - MAX_LR / 25) * (1 - np.cos(np.pi * spent / 0.3)) / 2
-    return MAX_LR * (1 + np.cos(np.pi * (spent - 0.3) / 0.7)) / 2
+        return max_lr / 25 + (max_lr - max_lr / 25) * (1 - np.cos(np.pi * spent / 0.3)) / 2
+    return max_lr * (1 + np.cos(np.pi * (spent - 0.3) / 0.7)) / 2
 
 
 def evaluate(model, x: np.ndarray, y: np.ndarray, rng: np.random.Generator,
@@ -259,7 +315,9 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--weights", type=Path, default=None, help="start from these torch weights (a run's .pt)")
+    ap.add_argument("--weights", type=Path, default=None,
+                    help="start from these weights: a run's .pt, or an exported reader's .onnx (float or int8)")
+    ap.add_argument("--lr", type=float, default=MAX_LR, help="peak learning rate (lower to refine a trained reader)")
     ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
     ap.add_argument("--device", default="cpu", help="torch device, e.g. cuda on a lent GPU")
     ap.add_argument("--hours", type=float, default=None,
@@ -272,7 +330,7 @@ def main() -> None:
     size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
     report = train(args.data, args.out, args.epochs, args.batch, args.seed, size, weights=args.weights,
-                   device=args.device, hours=args.hours)
+                   device=args.device, hours=args.hours, max_lr=args.lr)
     report["input_size"] = list(size)
     report["seconds"] = round(time.time() - t0)
     (args.out.with_suffix(".train.json")).write_text(json.dumps(report, indent=1))
