@@ -4,12 +4,15 @@
 #   WORK=/root/job DET_HOURS=0.28 READ_HOURS=0.2 bash vision/training/lent_gpu.sh
 #   # detector only, on other seeds, at a lower rate:
 #   WORK=/root/job DET_HOURS=0.07 READ_HOURS=0 SEED_MIXED=42 SEED_CORNER=43 LR0=0.0003 bash vision/training/lent_gpu.sh
+#   # the reader refined from the shipped file instead of trained from scratch (session 17's runs on a CPU):
+#   WORK=/root/job READ_WEIGHTS=models/tile_reader.onnx READ_LR=0.0005 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
 # mixed framings, 41: corner snapshots, by default), then, at once:
 #   - the detector goes on from the shipped weights on 416-px windows of them (GPU, 12 loader processes);
-#   - the reader is trained from scratch on generated crops (seeds 30, 31) plus 16 tiles cut from each scene.
+#   - the reader is trained from scratch (or from READ_WEIGHTS, a .pt or an exported .onnx, at peak rate READ_LR)
+#     on generated crops (seeds 30, 31) plus 16 tiles cut from each scene.
 # Progress: $WORK/detector.log and $WORK/reader.log; weights: $WORK/runs/detector/weights/{last,best}.pt and
 # $WORK/reader-v8.pt (saved after every epoch), $WORK/reader-v8.onnx at the end.
 #
@@ -27,6 +30,8 @@ set -euo pipefail
 WORK=${WORK:-/root/job}
 DET_HOURS=${DET_HOURS:-0.28}
 READ_HOURS=${READ_HOURS:-0.2}
+READ_WEIGHTS=${READ_WEIGHTS:-}
+READ_LR=${READ_LR:-0.003}
 SCENES_MIXED=${SCENES_MIXED:-4000}
 SCENES_CORNER=${SCENES_CORNER:-3000}
 CROPS=${CROPS:-40000}
@@ -62,10 +67,11 @@ python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers 8
 python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers 8
 python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene 16 --seed "$SEED_MIXED" --workers 8
 python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene 16 --seed "$SEED_CORNER" --workers 8
-stamp "reader: from scratch for $READ_HOURS h"
+stamp "reader: from ${READ_WEIGHTS:-scratch} for $READ_HOURS h"
 reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
 python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
     --out "$WORK/reader-v8.onnx" --epochs 60 --batch 256 --device "$reader_device" --hours "$READ_HOURS" \
+    --lr "$READ_LR" ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
     >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
 wait $detector || stamp "detector ended with an error (its weights are saved each epoch): see $WORK/detector.log"
 stamp "done"
