@@ -71,7 +71,7 @@ class TileTracker:
         track.seen += 1
         track.last_seen = now
         # each frame votes for the kind read and, as the reader weighed them, for its other candidates
-        read = dict(tile.candidates) if tile.candidates and tile.candidates[0][0] == tile.kind else {tile.kind: 1.0}
+        read = dict(tile.likely_kinds) or {tile.kind: 1.0}
         for kind, p in read.items():
             track.votes[kind] = track.votes.get(kind, 0.0) + tile.confidence * p / read[tile.kind]
         leader = max(track.votes, key=track.votes.get)

@@ -232,14 +232,13 @@ def load_exported(model, path: Path, crops: np.ndarray) -> None:
     if len(pairs) != len(convs) or set(heads) != {"kind", "turn"}:
         raise ValueError(f"{path.name} is not a reader of this architecture")
     with torch.no_grad():
-        for (conv, _), node in zip(pairs, convs):
-            conv.weight.copy_(torch.from_numpy(value(node.input[1])))
         for name, node in heads.items():
             getattr(model, name).weight.copy_(torch.from_numpy(value(node.input[1])))
             getattr(model, name).bias.copy_(torch.from_numpy(value(node.input[2])))
         model.eval()
         x = torch.from_numpy(crops)
         for (conv, bn), node in zip(pairs, convs):  # in order: each layer's statistics need the ones before set
+            conv.weight.copy_(torch.from_numpy(value(node.input[1])))
             seen = []
             hook = conv.register_forward_hook(lambda _m, _i, out: seen.append(out))
             model(x)
