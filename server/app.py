@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
@@ -70,12 +70,20 @@ class ContextIn(BaseModel):
     pao: Source | None = None
 
 
+TileKind = Annotated[str, Field(pattern=r"^([0-9][mps]|[1-7]z|back)$", examples=["5m"])]
+
+
 class TileIn(BaseModel):
-    kind: str = Field(pattern=r"^([0-9][mps]|[1-7]z|back)$", examples=["5m"])
+    kind: TileKind
     polygon: list[tuple[float, float]] = Field(min_length=4, max_length=4,
                                                description="corners TL, TR, BR, BL as the glyph reads, in pixels")
     confidence: float = 1.0
     fixed: bool = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
+    candidates: list[tuple[TileKind, Annotated[float, Field(ge=0, le=1)]]] = Field(
+        default_factory=list, max_length=5,
+        description="the reader's likeliest kinds, best first, as /api/recognize gave them: where the rules rule "
+                    "out a tile's kind (a meld that is no meld, a fifth copy) another of them is taken. Send none "
+                    "for a kind set by hand, which then stays as set")
 
 
 class TableRequest(BaseModel):
@@ -217,7 +225,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         from vision.layout import Tile
         from vision.table import read_table, score_table
 
-        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed) for t in req.tiles]
+        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed,
+                      tuple((k, p) for k, p in t.candidates)) for t in req.tiles]
         return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
 
     feed = None

@@ -109,8 +109,25 @@ def test_table_rescores_corrected_tiles(client):
     assert not readout["tenpai"] and readout["shanten"] == 1
 
 
+def test_table_takes_the_readers_candidates_and_keeps_a_kind_set_by_hand(client):
+    """The page sends back each tile's candidates as /api/recognize gave them: a fifth 1m whose next likeliest
+    kind is 4m is taken as 4m and the hand scores; once the user says it is 1m (sent without candidates), it
+    stays 1m and the five copies are a problem."""
+    tiles = _tiles_json("1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
+    tiles[12]["candidates"] = [["1m", 0.6], ["4m", 0.3]]
+    out = client.post("/api/table", json={"tiles": tiles}).json()
+    assert out["tiles"][12]["kind"] == "4m" and out["tiles"][12]["candidates"] == [["1m", 0.6], ["4m", 0.3]]
+    assert out["readout"] is not None and not out["problems"]
+    tiles[12]["candidates"] = []
+    out = client.post("/api/table", json={"tiles": tiles}).json()
+    assert out["tiles"][12]["kind"] == "1m" and out["readout"] is None
+    assert any("5 copies of 1m" in p["message"] for p in out["problems"])
+
+
 @pytest.mark.parametrize("tile", [{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]},
-                                  {"kind": "5m", "polygon": [[0, 0], [1, 0]]}])
+                                  {"kind": "5m", "polygon": [[0, 0], [1, 0]]},
+                                  {"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["9z", 0.5]]},
+                                  {"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["5m", 2]]}])
 def test_table_refuses_malformed_tiles(client, tile):
     r = client.post("/api/table", json={"tiles": [tile]})
     assert r.status_code == 422

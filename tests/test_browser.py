@@ -177,6 +177,24 @@ def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
     other = page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="11"]')
     assert "reread" not in other.get_attribute("class")
     wait_for(page, lambda d: any("taken as 2m" in n.text for n in d.find_elements(By.CSS_SELECTOR, "#readout .note")))
+    # after a correction elsewhere the reader's word still travels: the mark still says what the reader read
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="9"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="2z"]').click()
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="9"]')
+             .get_attribute("data-kind") == "2z")
+    mark = page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]')
+    assert mark.get_attribute("data-kind") == "2m" and "reread" in mark.get_attribute("class")
+    # the user says it is 1m after all: it stays 1m (the pon is then no set), no longer marked as the rules' word,
+    # and its picker still offers the reader's other kind
+    mark.find_element(By.TAG_NAME, "polygon").click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="1m"]').click()
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]')
+             .get_attribute("data-kind") == "1m")
+    assert "reread" not in page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]').get_attribute("class")
+    wait_for(page, lambda d: verdict(d).get("kind") is None)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    likely = page.find_element(By.ID, "picker-likely")
+    assert [b.get_attribute("data-code") for b in likely.find_elements(By.CSS_SELECTOR, "button.face")] == ["2m"]
 
 
 def test_turning_deleting_and_adding_tiles(page):

@@ -229,7 +229,9 @@ async function showPhoto(url, table) {
 async function rescoreTable() {
   const seq = ++state.seq.table;
   const body = {
-    tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence, fixed: !!tile.fixed })),
+    // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
+    tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
+      fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
     context: contextFromForm(true), ruleset: $("ruleset").value || "tenhou", seat: $("seat").value,
   };
   try {
@@ -266,7 +268,7 @@ function correctTile(index, action) {
   changeTiles((tiles) => {
     if (action === "delete") tiles.splice(index, 1);
     else if (action === "turn") { const [p0, p1, p2, p3] = tiles[index].polygon; tiles[index].polygon = [p3, p0, p1, p2]; tiles[index].fixed = true; }
-    else tiles[index] = { ...tiles[index], kind: action === "back" ? "back" : action, confidence: 1 };
+    else tiles[index] = { ...tiles[index], kind: action === "back" ? "back" : action, confidence: 1, byHand: true };
   });
 }
 
