@@ -738,3 +738,42 @@ def test_an_upright_quarter_turn_alike_tile_a_little_long_and_shallower_than_one
     r = read_one(tiles)
     assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "5m", "6m", "7m", "7s", "8s", "9s", "1z"]
     assert [(m.kind, m.source) for m in r.melds] == [("pon", "across")]
+
+
+# The photographer's hand standing and an added kan of 4p lying a third of a tile apart to its right, seen low:
+# the true tile polygons of generated scene 361 of seed 32 (``python -m datasets.generate --seed 32 --framing
+# corner``). Its stacked 4p sits a tile off the row; every 4p looks alike a quarter turned.
+HAND_AND_A_KAKAN_OF_QUARTER_ALIKE_TILES = [
+    ("2m", [[79, 444], [136, 446], [156, 483], [103, 481]]),
+    ("7m", [[136, 448], [193, 450], [210, 486], [157, 484]]),
+    ("1p", [[194, 450], [251, 451], [263, 487], [211, 486]]),
+    ("9p", [[250, 451], [306, 454], [315, 490], [263, 487]]),
+    ("5s", [[306, 452], [361, 457], [367, 492], [315, 488]]),
+    ("7s", [[362, 453], [416, 459], [418, 494], [367, 489]]),
+    ("2z", [[420, 459], [474, 460], [472, 494], [421, 494]]),
+    ("5z", [[473, 460], [527, 464], [521, 498], [471, 494]]),
+    ("5z", [[528, 462], [582, 465], [572, 499], [522, 497]]),
+    ("5z", [[582, 463], [635, 466], [622, 500], [572, 497]]),
+    ("4p", [[722, 440], [733, 484], [667, 483], [659, 440]]),
+    ("4p", [[715, 401], [723, 441], [659, 438], [654, 398]]),
+    ("4p", [[722, 429], [770, 431], [783, 487], [733, 485]]),
+    ("4p", [[771, 431], [818, 433], [833, 489], [783, 487]]),
+]
+
+
+@pytest.mark.parametrize("as_read", ["true", "upright"])
+def test_a_kakan_of_quarter_alike_tiles_apart_from_the_hand(as_read):
+    """Its row is fitted to the three tiles in it, not turned by the stacked one; each 4p's lie is measured
+    against its neighbours along the row, not against the tile stacked at its own place. So it is one line
+    with the hand, the stacked pair at the left: added to a pon from the left. The reader's turn of a 4p is
+    only a guess: laid all upright, they read the same."""
+    polygons = HAND_AND_A_KAKAN_OF_QUARTER_ALIKE_TILES
+    if as_read == "upright":  # each polygon's corners rolled to start at its top left in the photo
+        polygons = [(k, p[first:] + p[:first]) for k, p in polygons
+                    for first in [min(range(4), key=lambda c: p[c][0] + p[c][1])]]
+    tiles = from_polygons(polygons)
+    (hand,) = [line for line in lines(tiles) if len(line.members) == 14]
+    assert hand.stacked == {11: 10}
+    r = read_line(tiles, hand)
+    assert r.problems == [] and len(r.concealed) == 10
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("kakan", ["4p", "4p", "4p", "4p"], "left")]

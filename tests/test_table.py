@@ -54,6 +54,24 @@ def test_whole_table_at_any_roll_reads_seats_melds_ponds_and_dora(degrees):
     assert table.problems == []
 
 
+def test_a_standing_hand_whose_glyphs_lean_far_from_its_ponds_keeps_its_seats():
+    """Near a photo's edge a standing hand's glyphs point up the photo's vertical, 50 degrees off its lying pond's
+    (whose glyphs point away across the table), as far as the next seat's are. The pond rows still run parallel
+    to the hand, facing its way, in front of it: they are its own, and the other seats keep the order of play."""
+    tiles = whole_table()
+    lean = H * math.tan(math.radians(50))  # each hand tile's top edge slid left: a sheared face, seen edge on
+    tiles[:13] = [Tile(t.kind, ((t.polygon[0][0] - lean, t.polygon[0][1]), (t.polygon[1][0] - lean, t.polygon[1][1]),
+                                t.polygon[2], t.polygon[3])) for t in tiles[:13]]
+    tiles += lay_row("1s 2s 3s 4s 5s 6s", -90, origin=(640.0, 620.0))  # the right seat's pond
+    table = read_table(tiles)
+    me, right = table.seats["self"], table.seats["right"]
+    assert kinds(table, me.concealed) == SELF_HAND.split()
+    assert kinds(table, [i for i, _ in me.pond]) == "9p 2m 4p 2s 9m 6m 3m 8s 7s".split()
+    assert right.hidden == 10 and [(m.kind, m.called, m.source) for m in right.melds] == [("pon", "5p", "left")]
+    assert kinds(table, [i for i, _ in right.pond]) == "1s 2s 3s 4s 5s 6s".split()
+    assert kinds(table, [i for i, _ in table.seats["across"].pond]) == "1m 9s 3p 6s 7z 2z".split()
+
+
 def test_readout_sees_riichi_dora_the_called_discard_and_furiten():
     out = score_table(read_table(whole_table()))
     assert out["hand"]["notation"] == "234m678p345s1155z"

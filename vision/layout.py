@@ -257,12 +257,13 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
 def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     """The line's up: square to the line, on the side its upright face-up tiles' glyphs point to.
 
-    A line's direction is taken from its longest extent (a straight row stays straight in any photo); tiles
-    that are not sideways to that direction stand upright in the line. Face-down tiles carry no glyph and do
-    not vote.
+    A line's direction is taken from its longest extent (a straight row stays straight in any photo), fitted
+    to the centres in its row (``_in_row``); tiles that are not sideways to that direction stand upright in the
+    line. Face-down tiles carry no glyph and do not vote.
     """
     centers = np.array([tiles[i].center for i in members])
     if len(members) >= 2:
+        centers = centers[_in_row(tiles, members)]
         _, _, vt = np.linalg.svd(centers - centers.mean(axis=0))
         along = vt[0]
     elif tiles[members[0]].kind != "back":  # its top edge: seen aslant, its glyph's up is sheared off square
@@ -274,6 +275,26 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     if not votes:
         return normal if normal[1] < 0 else -normal  # no face-up tile stands in it: assume it faces the camera
     return normal * np.sign(votes)
+
+
+IN_ROW = 0.35  # a centre this many short sides off the line through two others is not in their row
+
+
+def _in_row(tiles: list[Tile], members: list[int]) -> np.ndarray:
+    """Which members' centres make the row: the most that lie on the line through two of them, where that is
+    three or more and most of them; else all. An added kan's stacked tile sits a tile off its row, and in a
+    line of a few tiles it would turn the fitted direction (a kakan of 4p apart from its hand, seen low)."""
+    centers = np.array([tiles[i].center for i in members])
+    everything = np.ones(len(members), dtype=bool)
+    if len(members) < 4:
+        return everything
+    band = IN_ROW * float(np.median([_short(tiles[i]) for i in members]))
+    a, b = np.triu_indices(len(members), 1)  # every pair's line: its unit normal, then each centre's distance
+    d = centers[b] - centers[a]
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-9)
+    inside = np.abs(np.einsum("pk,pnk->pn", normal, centers[None] - centers[a][:, None])) < band
+    best = inside[int(np.argmax(inside.sum(axis=1)))]
+    return best if best.sum() >= 3 and 2 * best.sum() > len(members) else everything
 
 
 def _votes(tile: Tile, along: np.ndarray) -> bool:
@@ -343,7 +364,9 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
     for first in (True, False):
         found = set()
         for i in quarter:
-            ref = [j for j in (plain if first and plain else plain + quarter) if j != i and j not in sideways]
+            # not a tile at its place along the row: stacked on it or under it (an added kan), no neighbour
+            ref = [j for j in (plain if first and plain else plain + quarter)
+                   if j != i and j not in sideways and abs(place[j] - place[i]) > scale / 6]
             if not ref:
                 continue
             wide = length[i] / _width_at(place[i], [place[j] for j in ref], [length[j] for j in ref], scale)

@@ -231,22 +231,49 @@ def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
     more upright glyphs, whose facing is sure, are grouped by their glyphs' angle (split at the widest gaps,
     four groups at most); the groups take seats in their counter-clockwise order, the group of the read hand
     being self, each as near its quarter turn as that order allows. Other lines join the group nearest their
-    angle, or failing one within 45 degrees, the nearest quarter turn."""
+    angle, or failing one within 45 degrees, the nearest quarter turn.
+
+    The read hand's own rows (``_own_rows``) are self's before any grouping: a standing hand's glyphs point up
+    the photo's vertical, its lying pond's point away across the table, and near a photo's edge the two differ
+    by as much as the seats do."""
     ref = _angle(_glyph_up(tiles, main))
     rel = [(_angle(_glyph_up(tiles, l)) - ref) % 360 for l in ls]
-    sure = [k for k, l in enumerate(ls) if _upright_faces(tiles, l) >= 3 or l is main]
+    own_rows = _own_rows(tiles, ls, main)
+    sure = [k for k, l in enumerate(ls) if (_upright_faces(tiles, l) >= 3 or l is main) and k not in own_rows]
     of, centres = _angle_groups([rel[k] for k in sure])
     group_of = dict(zip(sure, of))
     own = group_of[next(k for k, l in enumerate(ls) if l is main)]
     seat_of_group = _order_preserving_seats(centres, own)
     turns = []
     for k, a in enumerate(rel):
+        if k in own_rows:
+            turns.append(0)
+            continue
         g = group_of.get(k)
         if g is None:
             near = min(range(len(centres)), key=lambda g: _circular(a, centres[g]))
             g = near if _circular(a, centres[near]) <= 45 else None
         turns.append(seat_of_group[g] if g is not None else round(a / 90) % 4)
     return turns
+
+
+OWN_ROW_ANGLE = 30.0  # degrees: a row of the read hand's seat runs parallel to the hand, facing the same way
+
+
+def _own_rows(tiles: list[Tile], ls: list[Line], main: Line) -> set[int]:
+    """The lines that are surely the read hand's seat's (its pond rows): three or more upright glyphs, the row
+    parallel to the hand's and facing the same way (rows stay near parallel in any perspective, where glyphs
+    of standing and lying tiles do not), and in front of it, within its span along the row."""
+    right, centre = main.right, np.mean([tiles[i].center for i in main.tiles], axis=0)
+    span = max(abs(float((tiles[i].center - centre) @ right)) for i in main.tiles)
+    own = set()
+    for k, line in enumerate(ls):
+        if line is main or _upright_faces(tiles, line) < 3 or _circular(_angle(line.up), _angle(main.up)) > OWN_ROW_ANGLE:
+            continue
+        d = np.mean([tiles[i].center for i in line.tiles], axis=0) - centre
+        if float(d @ main.up) > 0 and abs(float(d @ right)) <= span:
+            own.add(k)
+    return own
 
 
 def _glyph_up(tiles: list[Tile], line: Line) -> np.ndarray:
