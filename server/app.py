@@ -70,7 +70,8 @@ class ContextIn(BaseModel):
     pao: Source | None = None
 
 
-TileKind = Annotated[str, Field(pattern=r"^([0-9][mps]|[1-7]z|back)$", examples=["5m"])]
+TILE_KIND = r"[0-9][mps]|[1-7]z|back"  # a tile in rules notation, or face down
+TileKind = Annotated[str, Field(pattern=rf"^({TILE_KIND})$", examples=["5m"])]
 
 
 class TileIn(BaseModel):
@@ -139,7 +140,7 @@ async def read_upload(photo: UploadFile):
 def tile_art(name: str, theme: str = "light") -> Path | None:
     from importlib.resources import files
 
-    if not re.fullmatch(r"[0-9][mps]|[1-7]z|back", name):
+    if not re.fullmatch(TILE_KIND, name):
         return None
     path = Path(str(files("pymdownx_mahjong") / "assets" / theme / f"{name}.svg"))
     return path if path.is_file() else None
@@ -225,8 +226,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         from vision.layout import Tile
         from vision.table import read_table, score_table
 
-        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed,
-                      tuple((k, p) for k, p in t.candidates)) for t in req.tiles]
+        tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
+                 for t in req.tiles]
         return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
 
     feed = None

@@ -263,7 +263,7 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
     """
     centers = np.array([tiles[i].center for i in members])
     if len(members) >= 2:
-        centers = centers[_in_row(tiles, members)]
+        centers = centers[_in_row(tiles, members, centers)]
         _, _, vt = np.linalg.svd(centers - centers.mean(axis=0))
         along = vt[0]
     elif tiles[members[0]].kind != "back":  # its top edge: seen aslant, its glyph's up is sheared off square
@@ -280,11 +280,10 @@ def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
 IN_ROW = 0.35  # a centre this many short sides off the line through two others is not in their row
 
 
-def _in_row(tiles: list[Tile], members: list[int]) -> np.ndarray:
+def _in_row(tiles: list[Tile], members: list[int], centers: np.ndarray) -> np.ndarray:
     """Which members' centres make the row: the most that lie on the line through two of them, where that is
     three or more and most of them; else all. An added kan's stacked tile sits a tile off its row, and in a
     line of a few tiles it would turn the fitted direction (a kakan of 4p apart from its hand, seen low)."""
-    centers = np.array([tiles[i].center for i in members])
     everything = np.ones(len(members), dtype=bool)
     if len(members) < 4:
         return everything
@@ -357,16 +356,17 @@ def settle_quarter_turns(tiles: list[Tile], members: list[int], up: np.ndarray) 
     # row it leaves out the shear of a tile seen aslant) and the edge across it
     edges = {i: _edges_along(tiles[i], right) for i in members}
     length = {i: float(np.linalg.norm(edges[i][0])) for i in members}
-    scale = 3 * float(np.median([length[i] for i in plain or quarter]))
+    width = float(np.median([length[i] for i in plain or quarter]))
+    scale = 3 * width
     depth = {i: float(np.linalg.norm(edges[i][1])) for i in members}
-    run = _runs(tiles, members, right, place, scale / 3)
+    run = _runs(tiles, members, right, place, width)
     sideways: set[int] = set()
     for first in (True, False):
         found = set()
         for i in quarter:
             # not a tile at its place along the row: stacked on it or under it (an added kan), no neighbour
             ref = [j for j in (plain if first and plain else plain + quarter)
-                   if j != i and j not in sideways and abs(place[j] - place[i]) > scale / 6]
+                   if j != i and j not in sideways and abs(place[j] - place[i]) > width / 2]
             if not ref:
                 continue
             wide = length[i] / _width_at(place[i], [place[j] for j in ref], [length[j] for j in ref], scale)

@@ -238,8 +238,9 @@ def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
     by as much as the seats do."""
     ref = _angle(_glyph_up(tiles, main))
     rel = [(_angle(_glyph_up(tiles, l)) - ref) % 360 for l in ls]
-    own_rows = _own_rows(tiles, ls, main)
-    sure = [k for k, l in enumerate(ls) if (_upright_faces(tiles, l) >= 3 or l is main) and k not in own_rows]
+    faces = [_upright_faces(tiles, l) for l in ls]
+    own_rows = _own_rows(tiles, ls, main, faces)
+    sure = [k for k, l in enumerate(ls) if (faces[k] >= 3 or l is main) and k not in own_rows]
     of, centres = _angle_groups([rel[k] for k in sure])
     group_of = dict(zip(sure, of))
     own = group_of[next(k for k, l in enumerate(ls) if l is main)]
@@ -260,15 +261,16 @@ def _seat_turns(tiles: list[Tile], ls: list[Line], main: Line) -> list[int]:
 OWN_ROW_ANGLE = 30.0  # degrees: a row of the read hand's seat runs parallel to the hand, facing the same way
 
 
-def _own_rows(tiles: list[Tile], ls: list[Line], main: Line) -> set[int]:
+def _own_rows(tiles: list[Tile], ls: list[Line], main: Line, faces: list[int]) -> set[int]:
     """The lines that are surely the read hand's seat's (its pond rows): three or more upright glyphs, the row
     parallel to the hand's and facing the same way (rows stay near parallel in any perspective, where glyphs
-    of standing and lying tiles do not), and in front of it, within its span along the row."""
+    of standing and lying tiles do not), and in front of it, within its span along the row. ``faces``: each
+    line's upright face-up tiles."""
     right, centre = main.right, np.mean([tiles[i].center for i in main.tiles], axis=0)
     span = max(abs(float((tiles[i].center - centre) @ right)) for i in main.tiles)
     own = set()
     for k, line in enumerate(ls):
-        if line is main or _upright_faces(tiles, line) < 3 or _circular(_angle(line.up), _angle(main.up)) > OWN_ROW_ANGLE:
+        if line is main or faces[k] < 3 or _circular(_angle(line.up), _angle(main.up)) > OWN_ROW_ANGLE:
             continue
         d = np.mean([tiles[i].center for i in line.tiles], axis=0) - centre
         if float(d @ main.up) > 0 and abs(float(d @ right)) <= span:
