@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -22,11 +23,13 @@ from datasets.evaluate import evaluate, read_true_boxes  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
-def print_true_boxes(data: Path) -> None:
+def print_true_boxes(data: Path, shared: Path) -> None:
     reader = TileFinder().reader
-    right, total = read_true_boxes(reader, data)
+    right, total = read_true_boxes(reader, data, shared)
     print(f"command: python bench/bench_scenes.py --data {data} --true-boxes   ({reader.path.name})")
-    for key in total:
+    widths = sorted((k for k in total if k.endswith("wide")), key=lambda k: int(re.match(r"\d+", k)[0]))
+    overall = sorted(k for k in total if k.startswith("all"))
+    for key in overall + [k for k in total if k not in overall and k not in widths] + widths:
         print(f"read correctly from the true polygons, {key}: {right[key]}/{total[key]} = "
               f"{right[key] / total[key]:.2%}")
 
@@ -42,7 +45,7 @@ def main() -> None:
     if args.true_boxes:
         if args.data is None:
             ap.error("--true-boxes needs --data")
-        return print_true_boxes(args.data)
+        return print_true_boxes(args.data, args.shared)
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data
         if data is None:

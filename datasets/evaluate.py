@@ -67,19 +67,45 @@ def evaluate(finder, data: Path) -> dict:
     return dict(totals=totals, confusions=confusions, median_ms=statistics.median(times) if times else 0.0)
 
 
-def read_true_boxes(reader, data: Path) -> tuple[collections.Counter, collections.Counter]:
+WIDTH_BINS = (12, 16, 20, 30, 50)  # px: the issue asks for tiles from about 20 px wide upward
+
+
+def width_bin(polygon) -> str:
+    """A tile's width as the run time sees it (its face's shorter side, in image pixels), binned."""
+    c = np.asarray(polygon, dtype=float)
+    sides = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    low = max((b for b in WIDTH_BINS if b <= width), default=0)
+    high = min((b for b in WIDTH_BINS if b > width), default=None)
+    return f"{low}-{high} px wide" if high else f"{low}+ px wide"
+
+
+WHITE_BACKS = "all, a white back read as a blank haku counted right"
+
+
+def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[collections.Counter, collections.Counter]:
     """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``:
-    tiles read right and tiles seen, overall (``all``) and by how they lie."""
+    tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile of a set
+    with white backs read as a blank haku, as the reader is made to: ``datasets.crops``), by how they lie and by their width (``width_bin``)."""
+    from .generate import SET_EVERY, default_shared
     from .scene_crops import detection_cut
+    from .scenes import sample_style
+
+    shared = shared or default_shared()
 
     right, total = collections.Counter(), collections.Counter()
     for path in sorted(data.glob("tables/*/*.json")):
         table = json.loads(path.read_text())
         image = cv2.imread(str(data / table["image"]))
         tiles = [t for t in table["tiles"] if t["labelled"]]
+        white_backs = sample_style(np.random.default_rng([table["seed"], table["index"] // SET_EVERY, 1]),
+                                   shared).blank_back
         crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
         for t, r in zip(tiles, reader.read(crops)):
-            for key in ("all", t["lie"]):
+            for key in ("all", t["lie"], width_bin(t["polygon"])):
                 right[key] += r.kind == t["cls"]
                 total[key] += 1
+            # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
+            right[WHITE_BACKS] += r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
+            total[WHITE_BACKS] += 1
     return right, total

@@ -392,7 +392,7 @@ def test_scene_crops_keep_at_most_max_backs_face_down_tiles_of_a_scene(shared, t
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
-    from datasets.evaluate import read_true_boxes
+    from datasets.evaluate import WHITE_BACKS, read_true_boxes
     from vision.reader import Reading
 
     class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
@@ -403,11 +403,53 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     generate.main(["--out", str(tmp_path), "--n", "2", "--seed", "5", "--workers", "1", "--shared", str(shared),
                    "--format", "obb", "--classes", "tile"])
     tiles = [a for p in tmp_path.rglob("tables/*/*.json") for a in json.loads(p.read_text())["tiles"] if a["labelled"]]
-    right, total = read_true_boxes(ReadsBack(), tmp_path)
+    right, total = read_true_boxes(ReadsBack(), tmp_path, shared)
     assert total["all"] == len(tiles) > 0
     assert right["all"] == sum(a["cls"] == "back" for a in tiles)
     for lie in {a["lie"] for a in tiles}:
         assert total[lie] == sum(a["lie"] == lie for a in tiles)
+    widths = [k for k in total if k.endswith("wide")]
+    assert sum(total[k] for k in widths) == len(tiles) and sum(right[k] for k in widths) == right["all"]
+    assert (right[WHITE_BACKS], total[WHITE_BACKS]) == (right["all"], total["all"])
+
+
+def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared, tmp_path):
+    """Every crop read as a blank haku: right overall only for the haku; in the white-backs count also for the
+    face-down tiles of the sets with white backs, and not for those of coloured backs."""
+    from datasets.evaluate import WHITE_BACKS, read_true_boxes
+    from datasets.generate import SET_EVERY
+    from datasets.scenes import sample_style
+    from vision.reader import Reading
+
+    class ReadsHaku:
+        def read(self, crops):
+            return [Reading("5z", 1.0, (0,)) for _ in crops]
+
+    # seed 10: its first set has coloured backs, its third white ones (few sets have: a scene of each)
+    white = [sample_style(np.random.default_rng([10, k, 1]), shared).blank_back for k in range(3)]
+    assert white == [False, False, True]
+    generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile"))
+    tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
+    labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
+    white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]
+    coloured_backs = [a for t, a in labelled if a["cls"] == "back" and not white[t["index"] // SET_EVERY]]
+    assert white_backs and coloured_backs
+    right, total = read_true_boxes(ReadsHaku(), tmp_path, shared)
+    haku = sum(a["cls"] == "5z" for _, a in labelled)
+    assert right["all"] == haku
+    assert right[WHITE_BACKS] == haku + len(white_backs) and total[WHITE_BACKS] == len(labelled)
+
+
+def test_a_tile_width_is_its_face_s_shorter_side_binned():
+    from datasets.evaluate import width_bin
+
+    assert width_bin([(0, 0), (25, 0), (25, 40), (0, 40)]) == "20-30 px wide"
+    assert width_bin([(0, 0), (40, 0), (40, 25), (0, 25)]) == "20-30 px wide"  # lying: its height is the short side
+    assert width_bin([(0, 0), (10, 0), (10, 14), (0, 14)]) == "0-12 px wide"
+    assert width_bin([(0, 0), (60, 0), (60, 80), (0, 80)]) == "50+ px wide"
+    assert width_bin([(10, 0), (34, 0), (24, 45), (0, 45)]) == "20-30 px wide"  # sheared: the side edges are longer
 
 
 def test_tiles_the_table_reads_otherwise_are_counted_right_before_and_after():
