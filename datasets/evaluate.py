@@ -85,11 +85,11 @@ WHITE_BACKS = "all, a white back read as a blank haku counted right"
 
 def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[collections.Counter, collections.Counter]:
     """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``:
-    tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile of a set
-    with white backs read as a blank haku, as the reader is made to: ``datasets.crops``), by how they lie and by their width (``width_bin``)."""
-    from .generate import SET_EVERY, default_shared
+    tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile of a
+    set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``), by how they lie and
+    by their width (``width_bin``)."""
+    from .generate import default_shared, scene_style
     from .scene_crops import detection_cut
-    from .scenes import sample_style
 
     shared = shared or default_shared()
 
@@ -98,8 +98,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[col
         table = json.loads(path.read_text())
         image = cv2.imread(str(data / table["image"]))
         tiles = [t for t in table["tiles"] if t["labelled"]]
-        white_backs = sample_style(np.random.default_rng([table["seed"], table["index"] // SET_EVERY, 1]),
-                                   shared).blank_back
+        white_backs = scene_style(table, shared).blank_back
         crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
         for t, r in zip(tiles, reader.read(crops)):
             for key in ("all", t["lie"], width_bin(t["polygon"])):

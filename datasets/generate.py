@@ -21,7 +21,7 @@ import numpy as np
 
 from .classes import CLASS_INDEX, CLASSES
 from .glyphs import fonts_warning
-from .scenes import render_scene
+from .scenes import render_scene, sample_style
 
 SET_EVERY = 8  # consecutive images that show the same tile set, like one photo session
 VAL_EVERY = 10  # every 10th image goes to val
@@ -48,7 +48,17 @@ def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path):
     rng = np.random.default_rng([seed, index])
     fr = framing if framing != "mixed" else str(rng.choice(FRAMINGS, p=[.5, .3, .2]))
     w, h = image_size(rng, imgsz)
-    return render_scene(rng, shared, fr, w, h, style_seed=[seed, index // SET_EVERY, 1])
+    return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index))
+
+
+def style_seed(seed: int, index: int) -> list[int]:
+    """The seed of image `index`'s tile set: SET_EVERY consecutive images share one."""
+    return [seed, index // SET_EVERY, 1]
+
+
+def scene_style(table: dict, shared: Path):
+    """The tile set a generated scene was drawn with, from its table JSON (its seed and index)."""
+    return sample_style(np.random.default_rng(style_seed(table["seed"], table["index"])), shared)
 
 
 def yolo_lines(annotations: list, width: int, height: int, fmt: str, classes: str = "kinds") -> list[str]:

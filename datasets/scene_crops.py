@@ -29,8 +29,7 @@ from vision.detector import Detection
 from vision.reader import quarter_turned
 from vision.tiles import straighten, upright_corners
 
-from .generate import SET_EVERY, _atomic_write, default_shared, run_jobs
-from .scenes import sample_style
+from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
 
@@ -63,7 +62,7 @@ def write_scene(job: tuple) -> int:
     cv2.setNumThreads(1)
     table = json.loads(table_path.read_text())
     rng = np.random.default_rng([seed, table["index"], 5])
-    style = sample_style(np.random.default_rng([table["seed"], table["index"] // SET_EVERY, 1]), shared)
+    style = scene_style(table, shared)
     tiles = [t for t in table["tiles"] if t["labelled"] and not (t["cls"] == "back" and style.blank_back)]
     image = cv2.imread(str(src / table["image"]))
     picks = rng.permutation(len(tiles))
