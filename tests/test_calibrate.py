@@ -164,7 +164,8 @@ def test_a_blank_haku_that_looks_face_down_reads_as_haku_after_calibration_and_b
     profile = calibrate([(photo, grid_tiles(photo, finder.detector))], "real-set", finder.reader, per_tile=48)
     haku = [cv2.imread(str(p)) for p in sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))]
     assert len(haku) == 12
-    assert [r.kind for r in finder.reader.read(haku)].count("back") >= 2  # the shipped reader alone: 4
+    # the network alone finds some of them face-down-like (4 of 12 read so before colourless crops were counted
+    # as haku: vision.reader), and the profile learns that of the set's own faces
     assert profile.back_floor > 0.5
     assert [r.kind for r in finder.reader.read(haku, profile)] == ["5z"] * 12
 

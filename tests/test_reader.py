@@ -84,3 +84,36 @@ def test_a_reading_keeps_its_likeliest_kinds_for_the_table_to_choose_from():
     # sure: 3 against 1.5; the other kinds, far under the floor, are left out
     (k1, p1), (k2, p2) = second.candidates
     assert (k1, k2) == ("1m", "2m") and abs(p1 - 0.818) < 2e-3 and abs(p2 - 0.182) < 2e-3
+
+
+class FaceDownReader:
+    """A stand-in network that reads every crop as face down (0.6), else haku (0.3), else 1m."""
+
+    def run(self, _names, feeds):
+        n = len(feeds["crops"])
+        kinds = np.full((n, len(CLASSES)), -20.0, np.float32)
+        kinds[:, CLASSES.index("back")], kinds[:, CLASSES.index("5z")], kinds[:, CLASSES.index("1m")] = 2.0, 1.3, 1.0
+        return [kinds, np.zeros((n, 4), np.float32)]
+
+
+def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_as_haku():
+    reader = TileReader.__new__(TileReader)
+    reader.session, reader.size, reader.outputs = FaceDownReader(), (64, 48), ["kind_logits", "turn_logits"]
+    ivory, grey, yellow, blue = (np.full((64, 48, 3), bgr, np.uint8) for bgr in
+                                 ((212, 234, 241), (150, 150, 150), (40, 182, 228), (172, 92, 38)))
+    white_edged_yellow = yellow.copy()
+    white_edged_yellow[:8], white_edged_yellow[-8:] = 250, 250  # a back whose crop takes in the face's edge
+    readings = reader.read([ivory, grey, yellow, blue, white_edged_yellow])
+    assert [r.kind for r in readings] == ["5z", "5z", "back", "back", "back"]
+    p_back, p_haku = readings[2].candidates[0][1], readings[2].candidates[1][1]
+    assert readings[0].confidence == pytest.approx(p_back + p_haku, abs=1e-3)
+    assert "back" not in dict(readings[0].candidates)
+
+
+def test_the_real_sets_blank_haku_do_not_read_face_down(shared):
+    """Reader v6 alone read 4 of the 12 crops face down (a blank white face, no outline)."""
+    files = sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))
+    assert len(files) == 12
+    readings = TileReader(MODEL).read([cv2.imread(str(p)) for p in files])
+    assert not [p.name for p, r in zip(files, readings) if r.kind == "back"]
+    assert sum(r.kind == "5z" for r in readings) >= 10

@@ -4,6 +4,12 @@ A crop is the tile turned so that its long side is vertical; the reader says whi
 quarter turns clockwise its glyph is from the crop's up (a tile lying upright seen at a low angle has a box wider
 than tall, so its crop comes a quarter turned). Kinds in ``SYMMETRIC`` look alike both ways up and those in
 ``QUARTER_SYMMETRIC`` a quarter turned, so for them the reading gives every turn that fits.
+
+The reader's face-down class means a *coloured* back: a set with white backs shows its face-down tiles as blank
+faces, which no crop can tell from a blank haku, so training reads them as haku (``datasets.crops``) and the table
+decides by count (``vision.table``). A colourless crop (``colourless``) therefore cannot be face down, and what
+the reader saw as face down in it, a face without a glyph, is counted as haku: the set of real photos' blank haku,
+four of its twelve crops read face down by reader v6, read as haku.
 """
 from __future__ import annotations
 
@@ -21,12 +27,26 @@ INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its o
 REREAD_BELOW = 0.8  # a reading less sure than this of the kind is read again, the crop turned a half turn
 CANDIDATES = 3  # a reading keeps its likeliest kinds, at least CANDIDATE_FLOOR likely, for the table to choose from
 CANDIDATE_FLOOR = 0.02
+# a crop whose middle is less saturated than this (OpenCV's 0-255 HSV scale, the median pixel) shows no coloured
+# back; on tiles of dev seeds 9 and 10 cut from their true polygons, coloured backs were all at least 118 (1st
+# percentile 125) and blank haku at most 74 (99th percentile 59)
+COLOURLESS_BELOW = 90
 
 
 def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
     """BGR crop of any size -> float32 (3, H, W) in [0, 1]; the network standardises contrast itself."""
     img = cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(img.transpose(2, 0, 1), dtype=np.float32) / 255.0
+
+
+def colourless(crop: np.ndarray) -> bool:
+    """Whether a BGR tile crop's middle (its inner 60 %, inside the face) is white or grey rather than a back's
+    colour (yellow, blue, green, orange...)."""
+    h, w = crop.shape[:2]
+    middle = crop[h // 5:h - h // 5, w // 5:w - w // 5]
+    if middle.size == 0:
+        return False
+    return float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)[..., 1])) < COLOURLESS_BELOW
 
 
 def quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
@@ -82,7 +102,8 @@ class TileReader:
         if not crops:
             return []
         out = self._run(crops)
-        probs, turn_probs = _kind_probabilities(out, profile), _turn_probabilities(out)
+        blank = np.array([colourless(c) for c in crops])
+        probs, turn_probs = _kind_probabilities(out, profile, blank), _turn_probabilities(out)
         # an unsure reading is averaged, kind and turn, with the reading of the crop turned a half turn: a second
         # look that sees the glyph's pixels fall differently on the small input (dev scenes of seeds 9 / 10 cut
         # from their true polygons: kinds 93.7 -> 94.2 % / 94.5 -> 94.8 %, the same as turning every crop; turns
@@ -91,7 +112,7 @@ class TileReader:
         unsure = np.flatnonzero(probs.max(1) < REREAD_BELOW)
         if len(unsure):
             turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
-            probs[unsure] = (probs[unsure] + _kind_probabilities(turned, profile)) / 2
+            probs[unsure] = (probs[unsure] + _kind_probabilities(turned, profile, blank[unsure])) / 2
             # the turned crop's glyph is a half turn further round from its up
             turn_probs[unsure] = (turn_probs[unsure] + np.roll(_turn_probabilities(turned), 2, axis=1)) / 2
         readings = []
@@ -111,8 +132,9 @@ class TileReader:
         return readings
 
 
-def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:
-    """(n, classes): the reader's, or with a calibration profile the set's own faces'."""
+def _kind_probabilities(out: dict[str, np.ndarray], profile, colourless: np.ndarray) -> np.ndarray:
+    """(n, classes): the reader's, or with a calibration profile the set's own faces'; a ``colourless`` crop's
+    face-down probability counted as haku's (the module's docstring says why)."""
     probs = _softmax(out["kind_logits"])
     if profile is not None and "back" in profile.kinds:
         probs = profile.face_probabilities(out["features"])
@@ -121,6 +143,9 @@ def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:
         probs = (1 - back)[:, None] * profile.face_probabilities(out["features"])
         # face down only when more so than any of the set's own faces looked in calibration (a blank haku)
         probs[:, CLASSES.index("back")] = np.where(back > profile.back_floor, back, 0.0)
+    back, haku = CLASSES.index("back"), CLASSES.index("5z")
+    probs[colourless, haku] += probs[colourless, back]
+    probs[colourless, back] = 0.0
     return probs
 
 
