@@ -3,11 +3,13 @@
     python -m datasets.generate --out data/eval-corner --n 200 --seed 7 --framing corner --format obb --classes tile
     python -m datasets.generate --out data/eval-table --n 100 --seed 8 --framing table --format obb --classes tile
     python bench/bench_tables.py data/eval-corner data/eval-table [--pixels] [--limit N]
+                                 [--perfect-detector smallest|bisector]
 
 Seeds 7 and 8 are not used for any training data. For each dataset: hands in view (``datasets.table_eval``)
 reconstructed exactly, melds, and meld sources, first from the true tile polygons (the reconstruction alone),
 then with --pixels end to end from the image (detector + reader + reconstruction), with the median ms from image
-to readout on this CPU.
+to readout on this CPU; with --perfect-detector, the reader and reconstruction on the boxes of every labelled
+tile as a flawless detector would give them (``datasets.table_eval.PerfectDetector``).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from datasets.table_eval import evaluate_tables  # noqa: E402
+from datasets.table_eval import PerfectDetector, evaluate_tables  # noqa: E402
 
 
 def pct(a: int, b: int) -> str:
@@ -67,6 +69,10 @@ def main() -> None:
     ap.add_argument("data", nargs="+", type=Path)
     ap.add_argument("--pixels", action="store_true", help="also end to end from the images")
     ap.add_argument("--limit", type=int, default=None, help="only the first N scenes of each dataset")
+    ap.add_argument("--perfect-detector", choices=("smallest", "bisector"), default=None,
+                    help="also end to end on the true tiles' boxes (the smallest rectangles, as detectors v1-v4 "
+                         "were taught, or at the face edges' bisector), read by the reader: the cost of a box "
+                         "convention")
     args = ap.parse_args()
     for data in args.data:
         print(data)
@@ -76,6 +82,9 @@ def main() -> None:
             report("end to end from pixels", evaluate_tables(data, finder, limit=args.limit))
             print(f"    median {statistics.median(finder.ms):.0f} ms from image to readout "
                   f"({len(finder.ms)} images, this CPU)")
+        if args.perfect_detector:
+            report(f"on a perfect detector's boxes ({args.perfect_detector})",
+                   evaluate_tables(data, PerfectDetector(args.perfect_detector), limit=args.limit))
 
 
 if __name__ == "__main__":

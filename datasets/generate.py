@@ -61,6 +61,31 @@ def scene_style(table: dict, shared: Path):
     return sample_style(np.random.default_rng(style_seed(table["seed"], table["index"])), shared)
 
 
+def face_rect(polygon) -> np.ndarray:
+    """A rotated rectangle for a tile's face polygon, at the bisector of its edges: its corners (4, 2), like the
+    polygon's TL TR BR BL as the glyph reads. A candidate label for the next detector (not yet used by
+    ``yolo_lines``: the shipped detector and reader were made with the smallest rectangle).
+
+    A tile seen aslant shows a sheared face. Its minimum-area rectangle (what ultralytics makes of a 4-point
+    label) lies along one of the face's two edge pairs, and which one flips from tile to tile as the shear
+    changes, so a detector taught it returned boxes anywhere up to the whole shear off the face's edges (the
+    crop then shows the glyph turned, the row a tile lies in is misjudged). This one lies at the bisector of the
+    two edge pairs' directions whatever the shear, with the face's mean extents along it: the same centre and
+    about the same area, and standing neighbours in a row do not overlap. What a detector taught it would gain:
+    ``bench/bench_tables.py --perfect-detector bisector`` (``models/README.md``)."""
+    q = np.asarray(polygon, dtype=np.float64)
+    top, side = (q[1] - q[0]) + (q[2] - q[3]), (q[3] - q[0]) + (q[2] - q[1])
+    a = np.arctan2(top[1], top[0])
+    b = np.arctan2(side[1], side[0]) - np.pi / 2  # the sides turned to run as the top does
+    t = a + ((b - a + np.pi / 2) % np.pi - np.pi / 2) / 2
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    w = 0.5 * (abs((q[1] - q[0]) @ u) + abs((q[2] - q[3]) @ u))
+    h = 0.5 * (abs((q[3] - q[0]) @ v) + abs((q[2] - q[1]) @ v))
+    c = q.mean(axis=0)
+    return np.array([c + sx * w / 2 * u + sy * h / 2 * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
+                    dtype=np.float32)
+
+
 def yolo_lines(annotations: list, width: int, height: int, fmt: str, classes: str = "kinds") -> list[str]:
     """YOLO detect (class cx cy w h) or OBB (class x1 y1 .. x4 y4) lines, normalized, for labelled tiles.
     ``classes="tile"`` labels every tile, face up or down, as class 0 (a detector that only finds tiles)."""

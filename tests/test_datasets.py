@@ -267,6 +267,52 @@ def test_crops_are_upright_tiles_in_class_folders(shared, tmp_path):
         assert im is not None and im.shape[0] > im.shape[1] * 0.9  # an upright tile is taller than wide
 
 
+def test_a_sheared_face_s_bisector_rectangle_turns_smoothly_where_the_smallest_rectangle_flips():
+    from datasets.generate import face_rect
+
+    def sheared(lean_deg, w=30.0, h=24.0, x=0.0):  # a standing tile seen low and aslant: its sides lean
+        k = h * np.tan(np.radians(lean_deg))
+        return np.array([[x, 0], [x + w, 0], [x + w + k, h], [x + k, h]])
+
+    def angle(corners):  # of the top edge, degrees
+        d = corners[1] - corners[0]
+        return np.degrees(np.arctan2(d[1], d[0]))
+
+    upright = face_rect(sheared(0))
+    assert np.allclose(upright, [[0, 0], [30, 0], [30, 24], [0, 24]], atol=1e-4)
+    # OpenCV's smallest rectangle of a parallelogram lies along one of its edge pairs, and which one flips
+    # between two nearly equal shears; the bisector rectangle lies halfway, turning smoothly with the shear
+    small = [cv2.minAreaRect(np.float32(sheared(lean)))[2] % 90 for lean in (34, 40)]
+    assert abs((small[0] - small[1] + 45) % 90 - 45) > 20
+    for lean in (20, 34, 40):
+        rect, face = face_rect(sheared(lean)), sheared(lean)
+        assert abs(angle(rect) + lean / 2) < 1e-3
+        assert np.allclose(rect.mean(0), face.mean(0))
+        assert 1 <= cv2.contourArea(rect) / cv2.contourArea(np.float32(face)) < 1.16  # 1 / cos(lean) * cos(lean / 2) ** 2
+    # neighbours in a sheared row touch but do not overlap
+    a, b = face_rect(sheared(25)), face_rect(sheared(25, x=30.0))
+    assert cv2.intersectConvexConvex(a, b)[0] < 1.0
+
+
+def test_a_perfect_detector_gives_the_run_time_every_labelled_tile_at_its_place(shared, tmp_path):
+    from datasets.table_eval import PerfectDetector, match_found
+
+    generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "5", "--framing", "corner", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile"])
+    table = json.loads(next(tmp_path.rglob("tables/*/*.json")).read_text())
+    image = cv2.imread(str(tmp_path / table["image"]))
+    labelled = [a for a in table["tiles"] if a["labelled"]]
+    for boxes in ("smallest", "bisector"):
+        tiles = PerfectDetector(boxes).find(image, table)
+        assert len(tiles) == len(labelled) > 20
+        to_ann = match_found(tiles, table)  # each tile on its own labelled face (IoU >= 0.5)
+        assert None not in to_ann and len(set(to_ann)) == len(tiles)
+        read = sum(t.kind == table["tiles"][a]["cls"] for t, a in zip(tiles, to_ann))
+        assert read >= 0.85 * len(tiles), f"{boxes}: {read} / {len(tiles)} read"
+    with pytest.raises(ValueError, match="smallest or bisector"):
+        PerfectDetector("taught")
+
+
 def test_windows_label_tiles_inside_and_the_visible_part_of_cut_ones():
     from datasets.windows import window_labels
 
