@@ -161,6 +161,19 @@ def test_tiles_too_small_for_the_first_pass_are_found_by_a_larger_one(shared):
                for d in found)
 
 
+def test_a_small_tile_in_a_cluttered_photo_is_found_though_big_false_boxes_come_first(shared):
+    """A real photo of one 7p standing on white paper on a desk, 1600 px wide: the first pass sees big boxes on
+    the wallpaper and none on the tile; so few tiles found send the photo to a pass at full size."""
+    from vision.detector import BASE_SIZE, FEW_TILES
+    from vision.tiles import TileFinder
+
+    photo = cv2.imread(str(shared / "data/real-tiles/photos/p_7_2.jpg"))
+    finder = TileFinder()
+    first = finder.detector.detect_at(photo, BASE_SIZE)
+    assert 0 < len(first) < FEW_TILES
+    assert "7p" in [t.kind for t in finder.find(photo)]
+
+
 @pytest.fixture(scope="module")
 def scene(shared, tmp_path_factory):
     """Generated scenes of a seed the models never saw (training used seed 0)."""

@@ -3,9 +3,9 @@
 It finds every tile, face up or down, as a rotated rectangle; the reader then says what each one is. The network
 was trained on tiles about 19-150 px wide, so the photo is resized to put its tiles in that range: first so that
 its long side is ``BASE_SIZE`` px (the size of the windows it was trained on: enough for a phone snapshot of a
-hand), and when the tiles found there are small (a whole table from above) or none are found, again at a larger
-scale, up to the photo's own resolution. 416 rather than 640: as accurate on generated corner and table scenes
-(seeds 9 and 10), fewer false tiles, and faster (``models/README.md``).
+hand), and when the tiles found there are small (a whole table from above), or few or none are found (small tiles
+in a large scene), again at a larger scale, up to the photo's own resolution. 416 rather than 640: as accurate on
+generated corner and table scenes (seeds 9 and 10), fewer false tiles, and faster (``models/README.md``).
 """
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ BASE_SIZE = 416  # long side of the first pass, px
 MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
 GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
 MAX_SIZE = 1600  # never run the network on more than this long side
+# a table shows dozens of tiles and a hand 13 or more: fewer found than this may be small tiles in a larger scene
+# (one tile on a cluttered desk, whose wallpaper gave big false boxes): the photo is read again at full size
+FEW_TILES = 6
 # Two boxes on one tile overlap with an IoU of 0.35-0.5 about twice a photo (one slightly turned, or one taking in
 # the tile's side): at 0.5 both were kept and the extra one broke its row. Tiles side by side overlap far less,
 # and standing tiles seen aslant that overlap more than this are rare (chosen on generated scenes of seeds 9, 10).
@@ -73,9 +76,11 @@ class TileDetector:
         # Boxes on tiles too small to see misjudge their size, so judge once more from the larger pass
         for _ in range(2):
             px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
-            if px >= MIN_TILE_PX:
+            few = len(found) < FEW_TILES
+            if px >= MIN_TILE_PX and not few:
                 break
-            bigger = min(MAX_SIZE, _round_up(long), _round_up(size * GOOD_TILE_PX / px) if px else MAX_SIZE)
+            aim = _round_up(size * GOOD_TILE_PX / px) if px and not few else MAX_SIZE
+            bigger = min(MAX_SIZE, _round_up(long), aim)
             if bigger <= size:
                 break
             found, size = self.detect_at(image, bigger, conf, iou) or found, bigger
