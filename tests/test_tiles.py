@@ -174,6 +174,17 @@ def test_a_small_tile_in_a_cluttered_photo_is_found_though_big_false_boxes_come_
     assert "7p" in [t.kind for t in finder.find(photo)]
 
 
+def test_a_close_up_of_a_few_big_tiles_is_not_read_again_at_a_size_where_they_are_too_big(shared):
+    """Three real tiles (the red fives of a whole-set photo) enlarged four times, about 400 px wide: few tiles
+    found, but looking larger would only cut them into glyph-sized fragments."""
+    from vision.tiles import TileFinder
+
+    photo = cv2.imread(str(shared / "data/real-tiles/photos/group_1.jpg"))
+    h, w = photo.shape[:2]
+    close_up = cv2.resize(photo[:int(h * 0.27), int(w * 0.1):int(w * 0.32)], None, fx=4, fy=4)
+    assert sorted(t.kind for t in TileFinder().find(close_up)) == ["0m", "0p", "0s"]
+
+
 @pytest.fixture(scope="module")
 def scene(shared, tmp_path_factory):
     """Generated scenes of a seed the models never saw (training used seed 0)."""

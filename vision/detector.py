@@ -23,8 +23,11 @@ MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a 
 GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
 MAX_SIZE = 1600  # never run the network on more than this long side
 # a table shows dozens of tiles and a hand 13 or more: fewer found than this may be small tiles in a larger scene
-# (one tile on a cluttered desk, whose wallpaper gave big false boxes): the photo is read again at full size
+# (one tile on a cluttered desk, whose wallpaper gave big false boxes), so the photo is read again as much larger
+# as leaves the boxes found at most MAX_TILE_PX wide (the widest tiles the network learnt: a close-up of a few
+# tiles stays about as it was)
 FEW_TILES = 6
+MAX_TILE_PX = 150
 # Two boxes on one tile overlap with an IoU of 0.35-0.5 about twice a photo (one slightly turned, or one taking in
 # the tile's side): at 0.5 both were kept and the extra one broke its row. Tiles side by side overlap far less,
 # and standing tiles seen aslant that overlap more than this are rare (chosen on generated scenes of seeds 9, 10).
@@ -79,7 +82,10 @@ class TileDetector:
             few = len(found) < FEW_TILES
             if px >= MIN_TILE_PX and not few:
                 break
-            aim = _round_up(size * GOOD_TILE_PX / px) if px and not few else MAX_SIZE
+            if not px:
+                aim = MAX_SIZE
+            else:  # few found: as large as they let, in case they are false and the tiles are small
+                aim = _round_up(size * (MAX_TILE_PX if few else GOOD_TILE_PX) / px)
             bigger = min(MAX_SIZE, _round_up(long), aim)
             if bigger <= size:
                 break
