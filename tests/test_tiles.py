@@ -163,7 +163,7 @@ def test_tiles_too_small_for_the_first_pass_are_found_by_a_larger_one(shared):
 
 def test_a_small_tile_in_a_cluttered_photo_is_found_though_big_false_boxes_come_first(shared):
     """A real photo of one 7p standing on white paper on a desk, 1600 px wide: the first pass sees big boxes on
-    the wallpaper and none on the tile; so few tiles found send the photo to a pass at full size."""
+    the wallpaper and none on the tile; so few tiles found send the photo to a larger pass."""
     from vision.detector import BASE_SIZE, FEW_TILES
     from vision.tiles import TileFinder
 
