@@ -1,7 +1,7 @@
 """Write a synthetic detection dataset (ultralytics layout) with the true table structure per image.
 
     python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table|spread] [--imgsz 1024]
-                                [--workers 2] [--shared PATH] [--format detect|obb]
+                                [--workers 2] [--shared PATH] [--format detect|obb] [--clutter 0.5]
 
 Image i is drawn from numpy's generator seeded with (seed, i) and the tile set from (seed, i // SET_EVERY, 1), so
 the output is the same for any worker count and a stopped run resumes where it left off (images already written
@@ -43,12 +43,15 @@ def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
     return (imgsz, int(round(imgsz * b / a))) if a >= b else (int(round(imgsz * a / b)), imgsz)
 
 
-def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path):
-    """The scene of image `index`: everything random comes from (seed, index) and the set seed."""
+def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, clutter: float = 0.0):
+    """The scene of image `index`: everything random comes from (seed, index) and the set seed; with probability
+    ``clutter``, things that are not tiles about the table, from (seed, index, 4): the same scene otherwise."""
     rng = np.random.default_rng([seed, index])
     fr = framing if framing != "mixed" else str(rng.choice(FRAMINGS, p=[.5, .3, .2]))
     w, h = image_size(rng, imgsz)
-    return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index))
+    clutter_rng = np.random.default_rng([seed, index, 4])
+    return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index),
+                        clutter_rng=clutter_rng if clutter_rng.random() < clutter else None)
 
 
 def style_seed(seed: int, index: int) -> list[int]:
@@ -114,13 +117,13 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def write_one(job: tuple) -> int:
     """Render and write image `index` (labels and table first, the image last). Returns the index."""
-    out, seed, index, framing, imgsz, shared, fmt, classes = job
+    out, seed, index, framing, imgsz, shared, fmt, classes, clutter = job
     split, name = split_of(index), f"{index:06d}"
     img_path = out / "images" / split / f"{name}.jpg"
     if img_path.exists():
         return index
     cv2.setNumThreads(1)
-    scene = make_scene(seed, index, framing, imgsz, shared)
+    scene = make_scene(seed, index, framing, imgsz, shared, clutter)
     h, w = scene.image.shape[:2]
     lines = yolo_lines(scene.annotations, w, h, fmt, classes)
     _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
@@ -171,7 +174,12 @@ def main(argv=None) -> None:
     ap.add_argument("--format", choices=("detect", "obb"), default="detect")
     ap.add_argument("--classes", choices=("kinds", "tile"), default="kinds",
                     help="kinds: the 38 tile classes; tile: one class for every tile (a detector for a crop reader)")
+    ap.add_argument("--clutter", type=float, default=0.0,
+                    help="the share of scenes with things that are not tiles about the table (paper, cloth, a "
+                         "phone, point sticks, a curtain), for training; 0 for the dev and eval sets")
     args = ap.parse_args(argv)
+    if not 0 <= args.clutter <= 1:
+        ap.error(f"--clutter is a share of the scenes, 0 to 1, not {args.clutter}")
     shared = (args.shared or default_shared()).resolve()
     if not (shared / "data" / "tile-art").is_dir():
         ap.error(f"tile art not found under {shared}/data/tile-art: pass --shared or set RIICHI_LENS_SHARED")
@@ -181,7 +189,7 @@ def main(argv=None) -> None:
     if warning := fonts_warning():
         print(warning, file=sys.stderr)
     write_data_yaml(args.out, args.classes)
-    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes)
+    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes, args.clutter)
             for i in range(args.n)]
     run_jobs(write_one, jobs, args.workers, "scenes")
 

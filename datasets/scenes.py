@@ -384,12 +384,73 @@ def texture(rng, n=512, light: bool = False) -> np.ndarray:
     return np.clip(img + low[..., None] + fine, 0, 255)
 
 
-def background(rng, cam: Camera, half_table: float, light: bool = False) -> np.ndarray:
-    """The mat and what lies beyond it, seen through the camera (RGB float32)."""
+# RGB of what stands about a table and is not a tile: wallpaper and curtain browns and beiges, a blue cloth, greys
+CLUTTER_COLOURS = [(150, 120, 90), (120, 95, 70), (190, 170, 140), (90, 70, 55), (70, 90, 150), (110, 130, 170),
+                   (128, 128, 128), (60, 60, 64), (170, 60, 50), (200, 190, 160)]
+
+
+def clutter(rng, img: np.ndarray, px_per_mm: float) -> None:
+    """Things that are not tiles, drawn in place on a table texture (RGB float, ``px_per_mm`` pixels a mm): sheets
+    of paper (some printed), cloths in folds, dark things (a phone, a cup), point sticks. Real photos showed false
+    tiles on such things (``bench/bench_single_tiles.py``); a scene with them teaches what is not a tile. None is
+    the size and colour of a tile: they are larger, darker or thinner."""
+    n = img.shape[0]
+    for _ in range(int(rng.integers(2, 7))):
+        kind = rng.choice(["paper", "cloth", "dark", "sticks"], p=[.35, .3, .2, .15])
+        centre = rng.uniform(0, n, 2)
+        angle = rng.uniform(0, np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        if kind == "paper":
+            w, h = rng.uniform(90, 300), rng.uniform(60, 210)
+            corners = (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre
+            colour = np.array([rng.uniform(215, 250)] * 3) * rng.uniform(0.96, 1.0, 3)
+            cv2.fillPoly(img, [np.int32(np.round(corners))], colour.tolist(), cv2.LINE_AA)
+            if rng.random() < 0.5:  # printed: lines of text
+                for k in range(int(rng.integers(3, 12))):
+                    y = -h / 2 + (k + 1) * h / 14
+                    a, b = np.array([-w * 0.4, y]) @ rot.T, np.array([w * rng.uniform(-0.2, 0.4), y]) @ rot.T
+                    cv2.line(img, tuple(np.int32(a * px_per_mm + centre)), tuple(np.int32(b * px_per_mm + centre)),
+                             [rng.uniform(20, 90)] * 3, max(1, int(round(1.5 * px_per_mm))), cv2.LINE_AA)
+        elif kind == "cloth":
+            size = rng.uniform(120, 450) * px_per_mm
+            hull = cv2.convexHull(np.float32(centre + rng.normal(0, size / 3, (8, 2))))
+            mask = np.zeros(img.shape[:2], np.float32)
+            cv2.fillPoly(mask, [np.int32(hull)], 1.0, cv2.LINE_AA)
+            yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+            folds = 0.85 + 0.15 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.05, 0.3))
+            colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32)
+            img[:] = img * (1 - mask[..., None]) + (colour * folds[..., None]) * mask[..., None]
+        elif kind == "dark":
+            axes = tuple(int(v) for v in rng.uniform(35, 90, 2) * px_per_mm)
+            centre_px = tuple(int(v) for v in centre)
+            cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 0, 360, [rng.uniform(15, 70)] * 3, -1,
+                        cv2.LINE_AA)
+            cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 200, 250, [rng.uniform(120, 200)] * 3,
+                        max(1, int(3 * px_per_mm)), cv2.LINE_AA)
+        else:  # point sticks: thin white sticks with dots, a few side by side
+            for k in range(int(rng.integers(1, 5))):
+                offset = np.array([0, k * 6]) @ rot.T
+                ends = np.array([[-52, 0], [52, 0]]) @ rot.T + offset
+                a, b = (np.int32(e * px_per_mm + centre) for e in ends)
+                cv2.line(img, tuple(a), tuple(b), [rng.uniform(220, 250)] * 3, max(1, int(round(4 * px_per_mm))),
+                         cv2.LINE_AA)
+                if px_per_mm * 4 >= 2:
+                    dot = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float64).tolist()
+                    cv2.circle(img, tuple(np.int32((a + b) / 2)), max(1, int(1.5 * px_per_mm)), dot, -1, cv2.LINE_AA)
+    np.clip(img, 0, 255, out=img)
+
+
+def background(rng, cam: Camera, half_table: float, light: bool = False,
+               clutter_rng: np.random.Generator | None = None) -> np.ndarray:
+    """The mat and what lies beyond it, seen through the camera (RGB float32); with ``clutter_rng``, things that
+    are not tiles lie on both and a curtain hangs beyond (``clutter``)."""
     n = 512
     span = 2 * (half_table + rng.uniform(40, 180))  # the mat, mm
     mat = texture(rng, n, light)
     outside = texture(rng, n // 2)
+    if clutter_rng is not None:
+        clutter(clutter_rng, mat, n / span)
+        clutter(clutter_rng, outside, (n // 2) / (6 * span))
     Hp = cam.plane_homography()
     # mat texture pixel -> world mm -> image
     S = np.array([[span / n, 0, -span / 2], [0, -span / n, span / 2], [0, 0, 1]])
@@ -405,6 +466,11 @@ def background(rng, cam: Camera, half_table: float, light: bool = False) -> np.n
     wz = (hinv @ pts)[2].reshape(xs.shape)
     sky = cv2.resize((wz <= 0).astype(np.uint8), (cam.width, cam.height), interpolation=cv2.INTER_NEAREST) > 0
     far[sky] = np.array([rng.uniform(40, 200)] * 3, np.float32) * rng.uniform(0.8, 1.1, 3)
+    if clutter_rng is not None and clutter_rng.random() < 0.7:  # a curtain in folds, or a papered wall
+        folds = np.sin(np.arange(cam.width, dtype=np.float32) * clutter_rng.uniform(0.02, 0.12)
+                       + clutter_rng.uniform(0, 6.3))
+        wall = np.array(CLUTTER_COLOURS[clutter_rng.integers(len(CLUTTER_COLOURS))], np.float32)
+        far[sky] = (wall * (0.8 + 0.2 * folds[:, None]))[np.nonzero(sky)[1]]
     out = np.where(img[..., :1] < 0, far, img)
     return out.astype(np.float32)
 
@@ -650,12 +716,14 @@ def tile_set(style_seed, shared: Path) -> tuple[SetStyle, dict]:
 
 
 def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner", width: int = 1024,
-                 height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None) -> Scene:
+                 height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None,
+                 clutter_rng: np.random.Generator | None = None) -> Scene:
     """One photo of a table.
 
     style_seed picks the tile set (scenes that share it show the same set, like one photo session; faces are then
     drawn once); None draws a fresh set from rng. clean=True: no photo degradations and no shadows; bg_rgb: a flat
-    background colour instead of a textured table.
+    background colour instead of a textured table; clutter_rng: things that are not tiles about the table, drawn
+    from their own generator so the tiles and the photo are the same as without them (``clutter``).
     """
     if style_seed is None:
         style = sample_style(rng, shared)
@@ -671,7 +739,8 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
         base = np.full((height, width, 3), bg_rgb, np.uint8)
     else:
         light = framing == "spread" and rng.random() < 0.5
-        base = np.clip(background(rng, cam, abs(layout.table["y_hand"]) + 40, light), 0, 255).astype(np.uint8)
+        base = np.clip(background(rng, cam, abs(layout.table["y_hand"]) + 40, light, clutter_rng), 0, 255)
+        base = base.astype(np.uint8)
     img, anns = render(layout.tiles, style, cam, atlas, base, shadow=photo.shadow_strength,
                        light=photo.light_dir, rng=rng)
     if not clean:

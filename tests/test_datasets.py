@@ -202,6 +202,35 @@ def test_same_seed_same_bytes_any_worker_count(shared, tmp_path):
     assert not np.array_equal(other.image, cv2.imread(str(tmp_path / "a/images/train/000000.jpg")))
 
 
+def test_clutter_draws_things_that_are_not_tiles_and_leaves_the_tiles_as_they_were(shared, tmp_path):
+    args = ["--n", "2", "--seed", "60", "--imgsz", "320", "--framing", "corner", "--workers", "1", "--shared",
+            str(shared), "--format", "obb"]
+    generate.main(["--out", str(tmp_path / "plain")] + args)
+    generate.main(["--out", str(tmp_path / "clutter"), "--clutter", "1"] + args)
+    for name in ("labels/train/000000.txt", "tables/train/000000.json", "labels/train/000001.txt"):
+        assert (tmp_path / "plain" / name).read_bytes() == (tmp_path / "clutter" / name).read_bytes(), name
+    for name in ("images/train/000000.jpg", "images/train/000001.jpg"):
+        plain, cluttered = (cv2.imread(str(tmp_path / d / name)).astype(int) for d in ("plain", "clutter"))
+        assert (np.abs(plain - cluttered).max(axis=2) > 40).mean() > 0.01, name  # something else lies about
+    with pytest.raises(SystemExit):
+        generate.main(["--out", str(tmp_path / "bad"), "--clutter", "1.5"] + args)
+
+
+def test_clutter_is_flat_shapes_larger_darker_or_thinner_than_a_tile():
+    from datasets.scenes import clutter
+
+    for seed in range(20):
+        mat = np.full((512, 512, 3), 100.0, np.float32)
+        clutter(np.random.default_rng(seed), mat, 1.0)  # a mm a pixel: a tile's face would be about 25 x 35
+        assert 0 <= mat.min() and mat.max() <= 255
+        changed = (np.abs(mat - 100).max(axis=2) > 10).astype(np.uint8)
+        assert changed.mean() > 0.005
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+        for w, h, area in stats[1:, 2:5]:  # no tile-sized, tile-shaped light blob on its own
+            tile_like = 20 <= min(w, h) <= 40 and 1.2 <= max(w, h) / min(w, h) <= 1.6 and area > 0.8 * w * h
+            assert not tile_like, (seed, w, h, area)
+
+
 def test_a_missing_font_is_said_since_it_changes_what_a_seed_draws(shared, tmp_path, monkeypatch, capsys):
     from datasets import glyphs
 
@@ -476,7 +505,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     assert white == [False, False, True]
     generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
-    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile"))
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0))
     tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
     labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
     white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]

@@ -6,6 +6,9 @@
 #   WORK=/root/job DET_HOURS=0.07 READ_HOURS=0 SEED_MIXED=42 SEED_CORNER=43 LR0=0.0003 bash vision/training/lent_gpu.sh
 #   # the reader refined from the shipped file instead of trained from scratch (session 17's runs on a CPU):
 #   WORK=/root/job READ_WEIGHTS=models/tile_reader.onnx READ_LR=0.0005 bash vision/training/lent_gpu.sh
+#   # half the training scenes with clutter about the table (paper, cloth, a phone, point sticks: session 20's
+#   # real single-tile photos showed false tiles on such things; bench/bench_single_tiles.py measures them):
+#   WORK=/root/job CLUTTER=0.5 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -38,6 +41,7 @@ CROPS=${CROPS:-40000}
 SEED_MIXED=${SEED_MIXED:-40}
 SEED_CORNER=${SEED_CORNER:-41}
 LR0=${LR0:-0.0007}
+CLUTTER=${CLUTTER:-0}
 DEVICE=${DEVICE:-0}
 mkdir -p "$WORK"
 stamp() { echo "[$(date +%T)] $*"; }
@@ -45,9 +49,9 @@ stamp() { echo "[$(date +%T)] $*"; }
 stamp "scenes"
 G1=$WORK/g$SEED_MIXED G2=$WORK/g$SEED_CORNER W1=$WORK/w$SEED_MIXED W2=$WORK/w$SEED_CORNER
 python -m datasets.generate --out "$G1" --n "$SCENES_MIXED" --seed "$SEED_MIXED" --format obb --classes tile \
-    --workers 16
+    --workers 16 --clutter "$CLUTTER"
 python -m datasets.generate --out "$G2" --n "$SCENES_CORNER" --seed "$SEED_CORNER" --framing corner --format obb \
-    --classes tile --workers 16
+    --classes tile --workers 16 --clutter "$CLUTTER"
 python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --workers 16
 python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --workers 16
 
