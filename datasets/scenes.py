@@ -435,7 +435,7 @@ def clutter(rng, img: np.ndarray, px_per_mm: float) -> None:
                 cv2.line(img, tuple(a), tuple(b), [rng.uniform(220, 250)] * 3, max(1, int(round(4 * px_per_mm))),
                          cv2.LINE_AA)
                 if px_per_mm * 4 >= 2:
-                    dot = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float64).tolist()
+                    dot = CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))]
                     cv2.circle(img, tuple(np.int32((a + b) / 2)), max(1, int(1.5 * px_per_mm)), dot, -1, cv2.LINE_AA)
     np.clip(img, 0, 255, out=img)
 
