@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import statistics
 import sys
 import time
@@ -23,12 +22,13 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_reader import REAL_NAMES  # noqa: E402
+from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--shared", type=Path, default=default_shared(), help="default $RIICHI_LENS_SHARED or ../shared")
     args = ap.parse_args()
     photos = [p for p in sorted((args.shared / "data/real-tiles/photos").glob("*.jpg"))
               if not p.stem.startswith("group_")]

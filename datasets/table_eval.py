@@ -201,4 +201,3 @@ class _Found:
 
     def detect(self, image, conf: float = 0.0) -> list:
         return list(self.found)
-

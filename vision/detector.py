@@ -82,10 +82,8 @@ class TileDetector:
             few = len(found) < FEW_TILES
             if px >= MIN_TILE_PX and not few:
                 break
-            if not px:
-                aim = MAX_SIZE
-            else:  # few found: as large as they let, in case they are false and the tiles are small
-                aim = _round_up(size * (MAX_TILE_PX if few else GOOD_TILE_PX) / px)
+            # few found: as large as the boxes found allow, in case they are false and the tiles small
+            aim = _round_up(size * (MAX_TILE_PX if few else GOOD_TILE_PX) / px) if px else MAX_SIZE
             bigger = min(MAX_SIZE, _round_up(long), aim)
             if bigger <= size:
                 break
