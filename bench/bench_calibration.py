@@ -20,6 +20,7 @@ import cv2
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from datasets.generate import default_shared  # noqa: E402
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_detector import GRID, rows_of, score  # noqa: E402
@@ -31,7 +32,7 @@ from vision.tiles import TileFinder  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--photo", default="group_1.jpg", help="the grid photo to calibrate on")
     args = ap.parse_args()
     folder = args.shared / "data/real-tiles/photos"

@@ -28,6 +28,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 GRID = [["0m", "0p", "0s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
@@ -150,7 +151,7 @@ def run(model, photos: list[Path], annotate: Path | None, repeats: int) -> tuple
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--annotate", type=Path, default=None, help="write our annotated photos here")
     ap.add_argument("--repeats", type=int, default=5, help="timed calls per photo")

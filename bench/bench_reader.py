@@ -18,6 +18,7 @@ import cv2
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from datasets.generate import default_shared  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
 
 # real-tiles file name stem -> rules notation
@@ -39,7 +40,7 @@ def real_crops(shared: Path) -> list[tuple[str, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(REPO / "models/tile_reader.onnx"))
-    ap.add_argument("--shared", default=os.environ.get("RIICHI_LENS_SHARED", str(REPO.parent / "shared")))
+    ap.add_argument("--shared", default=str(default_shared()))
     args = ap.parse_args()
     crops = real_crops(Path(args.shared))
     images = [cv2.imread(p) for p, _ in crops]

@@ -19,6 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from datasets.generate import default_shared  # noqa: E402
 from datasets.evaluate import evaluate, read_true_boxes  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
@@ -39,7 +40,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--data", type=Path, default=None, help="an existing generate folder (default: make one)")
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--true-boxes", action="store_true", help="read tiles cut from their true polygons (needs --data)")
     args = ap.parse_args()
     if args.true_boxes:

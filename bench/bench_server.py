@@ -19,7 +19,6 @@ Without ``--photo`` the photo is a generated scene (``datasets.scenes.render_sce
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import subprocess
 import sys
@@ -31,6 +30,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from datasets.generate import default_shared  # noqa: E402
+
 HAND = {"hand": "123m456p789s11z 555z", "win_tile": "5z", "context": {"tsumo": True, "dora_indicators": ["4z"]}}
 
 
@@ -82,7 +84,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--photo", type=Path, help="a photo to send (default: a generated scene)")
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("RIICHI_LENS_SHARED", REPO.parent / "shared")))
+    ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--every", type=float, default=5, help="seconds between progress lines")
     args = ap.parse_args()
 

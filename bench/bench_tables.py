@@ -54,7 +54,8 @@ class TimedFinder:
         self.finder = TileFinder()
         self.ms: list[float] = []
 
-    def find(self, image):
+    def find(self, image, scene: dict | None = None):
+        """The tiles found in ``image``; the scene's truth is not looked at."""
         from vision.table import read_table, score_table
 
         t0 = time.perf_counter()

@@ -142,8 +142,9 @@ def _why_lost(truth: dict, read: dict) -> str:
 
 
 def evaluate_tables(data: Path, finder=None, limit: int | None = None, failures: list | None = None) -> dict:
-    """Reconstruction over a generated dataset: from the true tiles (finder None) or from pixels (a TileFinder,
-    or a ``PerfectDetector``)."""
+    """Reconstruction over a generated dataset: from the true tiles (finder None) or from pixels, by a finder
+    whose ``find(image, scene)`` gives the tiles (the scene's table for one that knows the truth,
+    ``PerfectDetector``; the run time's ignores it)."""
     import cv2
 
     totals: collections.Counter = collections.Counter()
@@ -155,7 +156,7 @@ def evaluate_tables(data: Path, finder=None, limit: int | None = None, failures:
             to_ann_opt: list[int | None] = list(to_ann)
         else:
             image = cv2.imread(str(data / table_json["image"]))
-            tiles = finder.find(image, table_json) if isinstance(finder, PerfectDetector) else finder.find(image)
+            tiles = finder.find(image, table_json)
             to_ann_opt = match_found(tiles, table_json)
         score_scene(table_json, tiles, to_ann_opt, totals, failures)
     totals["scenes"] = len(paths)
