@@ -15,6 +15,12 @@ Face-down tiles of sets with white backs are left out, as in ``datasets.crops``.
 face-down tiles (walls, the other hands): ``--max-backs`` keeps at most that many of a scene's picks face down,
 so the picks go to faces instead (reader v7). Deterministic for
 (seed, scene index); existing crops are kept.
+
+``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
+included), each paired with the labelled tile it overlaps (IoU at least ``MATCH_IOU``): the crops the run time
+reads, with the detector's real errors (a box across a standing tile's face and side, an angle between a sheared
+face's edges) rather than a jitter. Why: readers refined on jittered true polygons read those as well as v6 but
+lost hands end to end on 2048 px snapshots (v9, v9b, v10 in ``models/README.md``), on the detector's boxes.
 """
 from __future__ import annotations
 
@@ -32,6 +38,8 @@ from vision.tiles import straighten, upright_corners
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
+MATCH_IOU = 0.5  # a detector's box is cut as the labelled tile it overlaps at least this much
+_detector = None  # the shipped detector, loaded once per worker process for --boxes detector
 
 
 def glyph_turn(corners: np.ndarray, polygon: np.ndarray) -> int:
@@ -54,8 +62,30 @@ def cut(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> np.
     return quarter_turned(crop, -turn)
 
 
+def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.ndarray]]:
+    """The shipped detector's boxes in ``image``, each paired with the index in ``tiles`` of the labelled tile it
+    overlaps most (at least ``MATCH_IOU``, each tile once) and cut as the run time cuts it, turned back upright."""
+    global _detector
+    from vision.detector import TileDetector
+    from vision.models import DETECTOR, model_file
+
+    from .evaluate import iou
+
+    if _detector is None:
+        _detector = TileDetector(model_file(DETECTOR))
+    cuts, taken = [], set()
+    for det in _detector.detect(image):
+        corners = upright_corners(det)
+        best, k = max(((iou(corners, t["polygon"]), k) for k, t in enumerate(tiles)), default=(0.0, -1))
+        if best >= MATCH_IOU and k not in taken:
+            taken.add(k)
+            crop = straighten(image, corners)
+            cuts.append((k, quarter_turned(crop, -glyph_turn(corners, np.array(tiles[k]["polygon"])))))
+    return cuts
+
+
 def write_scene(job: tuple) -> int:
-    src, out, table_path, per_scene, max_backs, seed, shared = job
+    src, out, table_path, per_scene, max_backs, seed, shared, boxes = job
     done = out / ".done" / table_path.parent.name / table_path.stem
     if done.exists():
         return 0
@@ -65,13 +95,17 @@ def write_scene(job: tuple) -> int:
     style = scene_style(table, shared)
     tiles = [t for t in table["tiles"] if t["labelled"] and not (t["cls"] == "back" and style.blank_back)]
     image = cv2.imread(str(src / table["image"]))
-    picks = rng.permutation(len(tiles))
+    if boxes == "detector":
+        found = dict(detector_cuts(image, tiles))
+        picks = [k for k in rng.permutation(len(tiles)) if k in found]
+    else:
+        picks = list(rng.permutation(len(tiles)))
     if max_backs is not None:
         backs = set([k for k in picks if tiles[k]["cls"] == "back"][:max_backs])
         picks = [k for k in picks if tiles[k]["cls"] != "back" or k in backs]
     for k in picks[:per_scene]:
         t = tiles[k]
-        crop = cut(image, np.array(t["polygon"], dtype=np.float64), rng)
+        crop = found[k] if boxes == "detector" else cut(image, np.array(t["polygon"], dtype=np.float64), rng)
         folder = out / table_path.parent.name / t["cls"]
         folder.mkdir(parents=True, exist_ok=True)
         ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -88,6 +122,8 @@ def main(argv=None) -> None:
     ap.add_argument("--per-scene", type=int, default=16, help="at most this many tiles per scene, picked at random")
     ap.add_argument("--max-backs", type=int, default=None, help="at most this many face-down tiles per scene")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--boxes", choices=("jittered", "detector"), default="jittered",
+                    help="cut each true polygon jittered (default) or the shipped detector's boxes")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -95,7 +131,7 @@ def main(argv=None) -> None:
     tables = sorted(args.src.glob("tables/*/*.json"))
     if not tables:
         ap.error(f"no scenes under {args.src}/tables: make them with python -m datasets.generate")
-    jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared) for p in tables]
+    jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared, args.boxes) for p in tables]
     run_jobs(write_scene, jobs, args.workers, "scenes cut")
 
 

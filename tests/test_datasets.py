@@ -466,6 +466,26 @@ def test_scene_crops_keep_at_most_max_backs_face_down_tiles_of_a_scene(shared, t
     assert max(backs["capped"].values()) == 1 and faces["capped"] == faces["all"]
 
 
+def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph_upright(shared, tmp_path):
+    from datasets import scene_crops
+    from vision.models import READER, model_file
+    from vision.reader import TileReader
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "2", "--seed", "5", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
+    scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "400",
+                      "--workers", "1", "--shared", str(shared), "--boxes", "detector"])
+    files = sorted((tmp_path / "crops").glob("*/*/*.jpg"))
+    tables = [json.loads(p.read_text()) for p in (tmp_path / "scenes").rglob("tables/*/*.json")]
+    labelled = {t["index"]: {a["cls"] for a in t["tiles"] if a["labelled"]} for t in tables}
+    assert 20 < len(files) <= sum(len([a for a in t["tiles"] if a["labelled"]]) for t in tables)
+    assert all(p.parent.name in labelled[int(p.stem.split("_")[0])] for p in files)
+    # each crop is the tile its folder names, its glyph standing upright: the shipped reader mostly agrees
+    readings = TileReader(model_file(READER)).read([cv2.imread(str(p)) for p in files])
+    agree = [r.kind == p.parent.name and 0 in r.turns for p, r in zip(files, readings)]
+    assert sum(agree) > 0.85 * len(files)
+
+
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
     from datasets.evaluate import WHITE_BACKS, read_true_boxes
     from vision.reader import Reading
