@@ -396,48 +396,70 @@ def clutter(rng, img: np.ndarray, px_per_mm: float) -> None:
     the size and colour of a tile: they are larger, darker or thinner."""
     n = img.shape[0]
     for _ in range(int(rng.integers(2, 7))):
-        kind = rng.choice(["paper", "cloth", "dark", "sticks"], p=[.35, .3, .2, .15])
+        kind = rng.choice(list(CLUTTER_THINGS), p=[.35, .3, .2, .15])
         centre = rng.uniform(0, n, 2)
         angle = rng.uniform(0, np.pi)
-        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        if kind == "paper":
-            w, h = rng.uniform(90, 300), rng.uniform(60, 210)
-            corners = (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre
-            colour = np.array([rng.uniform(215, 250)] * 3) * rng.uniform(0.96, 1.0, 3)
-            cv2.fillPoly(img, [np.int32(np.round(corners))], colour.tolist(), cv2.LINE_AA)
-            if rng.random() < 0.5:  # printed: lines of text
-                for k in range(int(rng.integers(3, 12))):
-                    y = -h / 2 + (k + 1) * h / 14
-                    a, b = np.array([-w * 0.4, y]) @ rot.T, np.array([w * rng.uniform(-0.2, 0.4), y]) @ rot.T
-                    cv2.line(img, tuple(np.int32(a * px_per_mm + centre)), tuple(np.int32(b * px_per_mm + centre)),
-                             [rng.uniform(20, 90)] * 3, max(1, int(round(1.5 * px_per_mm))), cv2.LINE_AA)
-        elif kind == "cloth":
-            size = rng.uniform(120, 450) * px_per_mm
-            hull = cv2.convexHull(np.float32(centre + rng.normal(0, size / 3, (8, 2))))
-            mask = np.zeros(img.shape[:2], np.float32)
-            cv2.fillPoly(mask, [np.int32(hull)], 1.0, cv2.LINE_AA)
-            yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-            folds = 0.85 + 0.15 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.05, 0.3))
-            colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32)
-            img[:] = img * (1 - mask[..., None]) + (colour * folds[..., None]) * mask[..., None]
-        elif kind == "dark":
-            axes = tuple(int(v) for v in rng.uniform(35, 90, 2) * px_per_mm)
-            centre_px = tuple(int(v) for v in centre)
-            cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 0, 360, [rng.uniform(15, 70)] * 3, -1,
-                        cv2.LINE_AA)
-            cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 200, 250, [rng.uniform(120, 200)] * 3,
-                        max(1, int(3 * px_per_mm)), cv2.LINE_AA)
-        else:  # point sticks: thin white sticks with dots, a few side by side
-            for k in range(int(rng.integers(1, 5))):
-                offset = np.array([0, k * 6]) @ rot.T
-                ends = np.array([[-52, 0], [52, 0]]) @ rot.T + offset
-                a, b = (np.int32(e * px_per_mm + centre) for e in ends)
-                cv2.line(img, tuple(a), tuple(b), [rng.uniform(220, 250)] * 3, max(1, int(round(4 * px_per_mm))),
-                         cv2.LINE_AA)
-                if px_per_mm * 4 >= 2:
-                    dot = CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))]
-                    cv2.circle(img, tuple(np.int32((a + b) / 2)), max(1, int(1.5 * px_per_mm)), dot, -1, cv2.LINE_AA)
+        CLUTTER_THINGS[kind](rng, img, centre, angle, px_per_mm)
     np.clip(img, 0, 255, out=img)
+
+
+def _turn(angle: float) -> np.ndarray:
+    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+
+
+def _paper(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
+    """A sheet of white paper, half of them printed with lines of text."""
+    rot = _turn(angle)
+    w, h = rng.uniform(90, 300), rng.uniform(60, 210)
+    corners = (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre
+    colour = np.array([rng.uniform(215, 250)] * 3) * rng.uniform(0.96, 1.0, 3)
+    cv2.fillPoly(img, [np.int32(np.round(corners))], colour.tolist(), cv2.LINE_AA)
+    if rng.random() < 0.5:
+        for k in range(int(rng.integers(3, 12))):
+            y = -h / 2 + (k + 1) * h / 14
+            a, b = np.array([-w * 0.4, y]) @ rot.T, np.array([w * rng.uniform(-0.2, 0.4), y]) @ rot.T
+            cv2.line(img, tuple(np.int32(a * px_per_mm + centre)), tuple(np.int32(b * px_per_mm + centre)),
+                     [rng.uniform(20, 90)] * 3, max(1, int(round(1.5 * px_per_mm))), cv2.LINE_AA)
+
+
+def _cloth(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
+    """A cloth of one colour, shaded in parallel folds."""
+    n = img.shape[0]
+    size = rng.uniform(120, 450) * px_per_mm
+    hull = cv2.convexHull(np.float32(centre + rng.normal(0, size / 3, (8, 2))))
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.fillPoly(mask, [np.int32(hull)], 1.0, cv2.LINE_AA)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    folds = 0.85 + 0.15 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.05, 0.3))
+    colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32)
+    img[:] = img * (1 - mask[..., None]) + (colour * folds[..., None]) * mask[..., None]
+
+
+def _dark(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
+    """A dark rounded thing (a phone, a cup) with a highlight along part of its rim."""
+    axes = tuple(int(v) for v in rng.uniform(35, 90, 2) * px_per_mm)
+    centre_px = tuple(int(v) for v in centre)
+    cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 0, 360, [rng.uniform(15, 70)] * 3, -1,
+                cv2.LINE_AA)
+    cv2.ellipse(img, centre_px, axes, float(np.degrees(angle)), 200, 250, [rng.uniform(120, 200)] * 3,
+                max(1, int(3 * px_per_mm)), cv2.LINE_AA)
+
+
+def _sticks(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
+    """Point sticks: thin white sticks with a coloured dot, a few side by side."""
+    rot = _turn(angle)
+    for k in range(int(rng.integers(1, 5))):
+        offset = np.array([0, k * 6]) @ rot.T
+        ends = np.array([[-52, 0], [52, 0]]) @ rot.T + offset
+        a, b = (np.int32(e * px_per_mm + centre) for e in ends)
+        cv2.line(img, tuple(a), tuple(b), [rng.uniform(220, 250)] * 3, max(1, int(round(4 * px_per_mm))),
+                 cv2.LINE_AA)
+        if px_per_mm * 4 >= 2:
+            dot = CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))]
+            cv2.circle(img, tuple(np.int32((a + b) / 2)), max(1, int(1.5 * px_per_mm)), dot, -1, cv2.LINE_AA)
+
+
+CLUTTER_THINGS = {"paper": _paper, "cloth": _cloth, "dark": _dark, "sticks": _sticks}
 
 
 def background(rng, cam: Camera, half_table: float, light: bool = False,
