@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detection, TileDetector, letterbox, square_up
+from vision.detector import BESIDE_SURE, Detection, TileDetector, keep_beside, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
 from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, row_angle, straighten, tiles_json,
@@ -52,6 +52,26 @@ def test_square_up_leaves_a_box_whose_neighbours_disagree():
     neighbours = [Detection((100.0, 200.0), (30.0, 45.0), 0.0, 0.9), Detection((184.0, 200.0), (30.0, 45.0), 45.0, 0.9)]
     middle = Detection((142.0, 200.0), (40.0, 42.0), 20.0, 0.9)
     assert square_up(neighbours + [middle])[2] == middle
+
+
+def test_keep_beside_keeps_an_unsure_box_in_a_row_of_sure_tiles_and_drops_a_lone_or_odd_sized_one():
+    row = [Detection((100.0 + 32 * i, 200.0), (30.0, 42.0), 0.0, 0.8) for i in range(7)]
+    in_row = Detection(row[3].center, (30.0, 42.0), 0.0, 0.25)  # the middle of the row, seen less clearly
+    row[3] = in_row
+    alone = Detection((700.0, 600.0), (30.0, 42.0), 0.0, 0.3)  # on a desk's clutter, far from any sure tile
+    huge = Detection((196.0, 260.0), (90.0, 130.0), 0.0, 0.3)  # beside the row but three times a tile's size
+    sure_near = [d for d in row if d is not in_row and abs(d.center[0] - in_row.center[0]) < 1.6 * 42]
+    assert len(sure_near) >= BESIDE_SURE
+    kept = keep_beside(row + [alone, huge], conf=0.35)
+    assert in_row in kept and alone not in kept and huge not in kept
+    assert [d for d in kept if d.confidence >= 0.35] == [d for d in row if d.confidence >= 0.35]
+    # at the row's end, with fewer sure tiles beside it than BESIDE_SURE, an unsure box is not kept
+    end = Detection((100.0 + 32 * 3, 200.0), (30.0, 42.0), 0.0, 0.25)  # two sure tiles within reach
+    short_row = row[:3] + [end]
+    assert end not in keep_beside(short_row, conf=0.35)
+    # nothing sure: nothing kept
+    assert keep_beside([in_row, alone], conf=0.35) == []
+
 
 def test_edge_angle_finds_a_tiles_own_turn_whatever_its_box_says():
     img = np.full((300, 300), 60, np.uint8)

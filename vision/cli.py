@@ -17,7 +17,9 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
                                                        '"polygon", "lie"}, ...]}')
     p.add_argument("--annotate", type=Path, metavar="DIR",
                    help="also write a copy of each photo with the tiles drawn, as DIR/NAME.annotated.jpg")
-    p.add_argument("--conf", type=float, default=0.35, help="detection threshold (default 0.35)")
+    p.add_argument("--conf", type=float, default=0.35,
+                   help="detection threshold (default 0.35); a box 0.6 times as sure is kept among sure tiles "
+                        "of its size")
     p.add_argument("--score", action="store_true",
                    help="rebuild the table (seats, hands, melds and their sources, ponds, dora indicators) and "
                         "score the read hand; with --json, the table JSON the web app draws")
