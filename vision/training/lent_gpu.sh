@@ -9,6 +9,9 @@
 #   # half the training scenes with clutter about the table (paper, cloth, a phone, point sticks: session 20's
 #   # real single-tile photos showed false tiles on such things; bench/bench_single_tiles.py measures them):
 #   WORK=/root/job CLUTTER=0.5 bash vision/training/lent_gpu.sh
+#   # the reader's scene tiles cut from the shipped detector's own boxes rather than jittered true polygons
+#   # (datasets.scene_crops --boxes detector; session 21's CPU refinement v11 on them: models/README.md):
+#   WORK=/root/job SCENE_BOXES=detector bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -42,6 +45,7 @@ SEED_MIXED=${SEED_MIXED:-40}
 SEED_CORNER=${SEED_CORNER:-41}
 LR0=${LR0:-0.0007}
 CLUTTER=${CLUTTER:-0}
+SCENE_BOXES=${SCENE_BOXES:-jittered}
 DEVICE=${DEVICE:-0}
 mkdir -p "$WORK"
 stamp() { echo "[$(date +%T)] $*"; }
@@ -69,8 +73,10 @@ fi
 stamp "reader crops"
 python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers 8
 python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers 8
-python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene 16 --seed "$SEED_MIXED" --workers 8
-python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene 16 --seed "$SEED_CORNER" --workers 8
+python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene 16 --seed "$SEED_MIXED" --workers 8 \
+    --boxes "$SCENE_BOXES"
+python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene 16 --seed "$SEED_CORNER" --workers 8 \
+    --boxes "$SCENE_BOXES"
 stamp "reader: from ${READ_WEIGHTS:-scratch} for $READ_HOURS h"
 reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
 python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
