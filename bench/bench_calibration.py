@@ -20,12 +20,12 @@ import cv2
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from datasets.generate import default_shared  # noqa: E402
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_detector import GRID, rows_of, score  # noqa: E402
 from bench_reader import real_crops  # noqa: E402
 
+from datasets.generate import default_shared  # noqa: E402
 from vision.calibrate import calibrate_photos  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 

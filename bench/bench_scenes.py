@@ -19,8 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from datasets.generate import default_shared  # noqa: E402
 from datasets.evaluate import evaluate, read_true_boxes  # noqa: E402
+from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
