@@ -27,6 +27,21 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def pair_by_overlap(found: list, truth: list, min_iou: float = 0.5) -> list[int | None]:
+    """For each found polygon, in the order given (surest first), the index of the true polygon it overlaps most
+    when that overlap is at least ``min_iou`` and the true one is not yet taken, else None."""
+    out: list[int | None] = []
+    taken: set[int] = set()
+    for polygon in found:
+        best, i = max(((iou(polygon, t), i) for i, t in enumerate(truth)), default=(0.0, -1))
+        if best >= min_iou and i not in taken:
+            taken.add(i)
+            out.append(i)
+        else:
+            out.append(None)
+    return out
+
+
 def same_lie(truth: str, read: str, kind: str) -> bool:
     if kind in SYMMETRIC:
         return (truth == "sideways") == (read == "sideways")

@@ -69,19 +69,14 @@ def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.nd
     from vision.detector import TileDetector
     from vision.models import DETECTOR, model_file
 
-    from .evaluate import iou
+    from .evaluate import pair_by_overlap
 
     if _detector is None:
         _detector = TileDetector(model_file(DETECTOR))
-    cuts, taken = [], set()
-    for det in _detector.detect(image):
-        corners = upright_corners(det)
-        best, k = max(((iou(corners, t["polygon"]), k) for k, t in enumerate(tiles)), default=(0.0, -1))
-        if best >= MATCH_IOU and k not in taken:
-            taken.add(k)
-            crop = straighten(image, corners)
-            cuts.append((k, quarter_turned(crop, -glyph_turn(corners, np.array(tiles[k]["polygon"])))))
-    return cuts
+    found = [upright_corners(det) for det in _detector.detect(image)]  # surest first
+    return [(k, quarter_turned(straighten(image, corners), -glyph_turn(corners, np.array(tiles[k]["polygon"]))))
+            for corners, k in zip(found, pair_by_overlap(found, [t["polygon"] for t in tiles], MATCH_IOU))
+            if k is not None]
 
 
 def write_scene(job: tuple) -> int:

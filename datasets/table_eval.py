@@ -17,7 +17,7 @@ from pathlib import Path
 from vision.layout import Tile
 from vision.table import Table, read_table
 
-from .evaluate import iou
+from .evaluate import pair_by_overlap
 
 
 def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
@@ -32,15 +32,12 @@ def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
 
 def match_found(found: list[Tile], table: dict) -> list[int | None]:
     """For each found tile, the labelled annotation it overlaps most (IoU >= 0.5, each taken once), or None."""
-    truth = table["tiles"]
+    labelled = [i for i, t in enumerate(table["tiles"]) if t["labelled"]]
+    order = sorted(range(len(found)), key=lambda k: -found[k].confidence)
+    pairs = pair_by_overlap([found[k].corners for k in order], [table["tiles"][i]["polygon"] for i in labelled])
     out: list[int | None] = [None] * len(found)
-    taken = set()
-    for k in sorted(range(len(found)), key=lambda k: -found[k].confidence):
-        best, i = max(((iou(found[k].corners, t["polygon"]), i) for i, t in enumerate(truth) if t["labelled"]),
-                      default=(0.0, -1))
-        if best >= 0.5 and i not in taken:
-            taken.add(i)
-            out[k] = i
+    for k, j in zip(order, pairs):
+        out[k] = None if j is None else labelled[j]
     return out
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .geometry import mean_angle
+from .geometry import like_sized_near, mean_angle
 from .models import cpu_session
 
 BASE_SIZE = 416  # long side of the first pass, px
@@ -89,10 +89,10 @@ class TileDetector:
         size = min(BASE_SIZE, _round_up(long))
         low = conf * BESIDE_SHARE
         every = self.detect_at(image, size, low, iou)
-        found = [d for d in every if d.confidence >= conf]
         # none found, or narrow ones, may mean tiles too small to see at this size: read the photo again larger.
         # Boxes on tiles too small to see misjudge their size, so judge once more from the larger pass
         for _ in range(2):
+            found = [d for d in every if d.confidence >= conf]
             px = np.median([min(d.size) for d in found]) * size / long if found else 0.0  # tile width in the input
             few = len(found) < FEW_TILES
             if px >= MIN_TILE_PX and not few:
@@ -104,7 +104,7 @@ class TileDetector:
                 break
             larger = self.detect_at(image, bigger, low, iou)
             if any(d.confidence >= conf for d in larger):
-                every, found = larger, [d for d in larger if d.confidence >= conf]
+                every = larger
             size = bigger
         return square_up(keep_beside(every, conf))
 
@@ -135,16 +135,8 @@ def keep_beside(detections: list[Detection], conf: float) -> list[Detection]:
         return sure
     centres = np.array([d.center for d in sure])
     longs = np.array([max(d.size) for d in sure])
-    kept = []
-    for d in detections:
-        if d.confidence < conf:
-            long = max(d.size)
-            ratio = longs / long
-            near = np.linalg.norm(centres - np.array(d.center), axis=1) < BESIDE_REACH * long
-            if (near & (ratio > 1 / BESIDE_RATIO) & (ratio < BESIDE_RATIO)).sum() < BESIDE_SURE:
-                continue
-        kept.append(d)
-    return kept
+    return [d for d in detections if d.confidence >= conf
+            or like_sized_near(centres, longs, d.center, max(d.size), BESIDE_REACH, BESIDE_RATIO).sum() >= BESIDE_SURE]
 
 
 SQUARE_ASPECT = 1.3  # a box less elongated than this has no clear long side: its angle is a guess

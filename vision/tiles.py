@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .detector import Detection, TileDetector
-from .geometry import mean_angle
+from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
 from .models import DETECTOR, READER, model_file
@@ -166,8 +166,7 @@ def row_angle(centres: np.ndarray, longs: np.ndarray, i: int) -> float | None:
     its row, which a tile's top edge follows however its face is sheared."""
     offsets = centres - centres[i]
     dist = np.linalg.norm(offsets, axis=1)
-    ratio = longs / longs[i]
-    near = (dist < ROW_REACH * longs[i]) & (ratio > 1 / ROW_SIZE_RATIO) & (ratio < ROW_SIZE_RATIO)
+    near = like_sized_near(centres, longs, centres[i], longs[i], ROW_REACH, ROW_SIZE_RATIO)
     near[i] = False
     if not near.any():
         return None
