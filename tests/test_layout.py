@@ -699,6 +699,37 @@ def test_a_drawn_quarter_turn_alike_tile_set_apart_whose_guessed_up_runs_along_t
                                          "7z", drawn]
 
 
+# The detector's boxes on the across seat's hand and pon in a snapshot (generated scene 61 of seed 17 at 2048 px,
+# detector v4): the faces stand sheared, and the box on 4z, the hand's far end, leans 50 degrees off its row.
+HAND_WITH_A_BOX_LEANING_FAR_OFF_ITS_ROW = [
+    ('4m', [[1532, 637], [1399, 664], [1379, 566], [1512, 539]]),
+    ('2m', [[1412, 661], [1281, 683], [1265, 588], [1396, 566]]),
+    ('6p', [[1298, 682], [1168, 711], [1148, 620], [1278, 590]]),
+    ('5p', [[1188, 700], [1056, 728], [1037, 639], [1169, 611]]),
+    ('7m', [[1085, 720], [950, 748], [932, 660], [1067, 632]]),
+    ('5s', [[927, 796], [843, 765], [893, 630], [977, 661]]),
+    ('2z', [[831, 811], [751, 780], [805, 645], [884, 676]]),
+    ('5s', [[738, 828], [664, 801], [714, 666], [788, 694]]),
+    ('2m', [[642, 850], [573, 818], [634, 684], [703, 716]]),
+    ('2m', [[553, 861], [494, 830], [562, 702], [620, 733]]),
+    ('4z', [[444, 885], [384, 844], [466, 726], [526, 767]]),
+    ('4p', [[335, 800], [428, 913], [377, 955], [284, 842]]),
+    ('4p', [[339, 883], [308, 945], [190, 885], [221, 823]]),
+    ('4p', [[158, 840], [267, 938], [231, 978], [122, 881]]),
+]
+
+
+def test_a_tile_whose_box_leans_far_off_its_row_stays_in_the_hand():
+    """Alone, the leaning box's glyph up is no guide to which way its row runs: it continues the row end to end
+    and joins it, whatever way it seems to face. (Leaning past 45 degrees, it is still flagged as maybe lying
+    sideways among the concealed tiles: a warning beside the readout, not a lost tile.)"""
+    tiles = from_polygons(HAND_WITH_A_BOX_LEANING_FAR_OFF_ITS_ROW)
+    r = read_one(tiles)
+    assert sorted(kinds(tiles, r.concealed)) == sorted(
+        "4m 2m 6p 5p 7m 5s 2z 5s 2m 2m 4z".split())
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["4p", "4p", "4p"], "across")]
+
+
 @pytest.mark.parametrize("angle", ANGLES)
 @pytest.mark.parametrize("called_at, source", [(0, "left"), (1, "across"), (2, "right")])
 def test_a_called_quarter_turn_alike_tile_a_little_long_but_shallow_is_sideways(angle, called_at, source):
