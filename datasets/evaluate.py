@@ -27,13 +27,18 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def best_overlap(polygon, truth: list) -> tuple[float, int]:
+    """The IoU of a polygon with the true polygon it overlaps most, and that one's index ((0.0, -1): none)."""
+    return max(((iou(polygon, t), i) for i, t in enumerate(truth)), default=(0.0, -1))
+
+
 def pair_by_overlap(found: list, truth: list, min_iou: float = 0.5) -> list[int | None]:
     """For each found polygon, in the order given (surest first), the index of the true polygon it overlaps most
     when that overlap is at least ``min_iou`` and the true one is not yet taken, else None."""
     out: list[int | None] = []
     taken: set[int] = set()
     for polygon in found:
-        best, i = max(((iou(polygon, t), i) for i, t in enumerate(truth)), default=(0.0, -1))
+        best, i = best_overlap(polygon, truth)
         if best >= min_iou and i not in taken:
             taken.add(i)
             out.append(i)
@@ -62,9 +67,9 @@ def evaluate(finder, data: Path) -> dict:
         labelled = [i for i, t in enumerate(truth) if t["labelled"]]
         totals["labelled"] += len(labelled)
         taken = set()
+        polygons = [t["polygon"] for t in truth]
         for tile in sorted(tiles, key=lambda t: -t.confidence):
-            overlaps = [(iou(tile.corners, truth[i]["polygon"]), i) for i in range(len(truth))]
-            best, i = max(overlaps, default=(0.0, -1))
+            best, i = best_overlap(tile.corners, polygons)
             if best < 0.3:
                 totals["extra"] += 1
                 continue
