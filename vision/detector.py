@@ -67,7 +67,7 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
     whole = int(max(h, w) / long_side)
     if whole >= 2:  # shrink by a whole factor first: OpenCV's area resize is fast only at one (1280x720 to 416
-        # px: 3.3 -> 1.3 ms; a 4032 x 3024 phone photo to 1600 px: 47 -> 6 ms). The right and bottom edges lose
+        # px: 2.9 -> 1.5 ms; a 4032 x 3024 phone photo to 1600 px: 25 -> 14 ms). The right and bottom edges lose
         # under ``whole`` pixels, the scale stays exact
         h, w = h // whole, w // whole
         image = cv2.resize(image[:h * whole, :w * whole], (w, h), interpolation=cv2.INTER_AREA)
@@ -79,8 +79,10 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     ph, pw = -(-nh // STRIDE) * STRIDE, -(-nw // STRIDE) * STRIDE
     canvas = np.full((ph, pw, 3), 114, np.uint8)
     canvas[:nh, :nw] = resized
-    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-    return np.ascontiguousarray(blob), scale
+    blob = np.empty((1, 3, ph, pw), np.float32)
+    for k in range(3):  # RGB planes from BGR, one at a time: 4x faster than a transposed copy (1600 px: 23 -> 5 ms)
+        np.multiply(canvas[:, :, 2 - k], np.float32(1 / 255), out=blob[0, k], casting="unsafe")
+    return blob, scale
 
 
 class TileDetector:
