@@ -750,25 +750,11 @@ def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int,
             return MeldReading("ankan", list(meld.tiles), None, None, indices, notes), None
         if backs:
             return None, ("face-down tiles in an open meld", indices)
-        notes = []
-        if len(side) != 1 and (longest := _called_by_length(tiles, line, group)) is not None:
-            side = [longest]
-        elif len(side) == 2 and len(group) == 3 and not any(tiles[i].fixed for i in group):
-            # two of three read sideways and their lengths do not tell (an upright tile misread a quarter turned,
-            # a sheared face's box leaning near 45 degrees): a chi's called tile is its left one, from the left;
-            # of a pon's two, the one more plainly sideways is taken, with a note that its source is in doubt. A
-            # meld whose source is in doubt scores as the hand does; three tiles flagged among the concealed
-            # ones do not (dev scenes end to end: 559 -> 563 hands of 664)
-            if len({plain(k) for k in kinds}) == 3 and 0 in side:
-                side = [0]
-            else:
-                side = [max(side, key=lambda k: _sideways_margin(tiles[group[k]], line.right))]
-                notes.append("two tiles of this meld look sideways: the called tile, and so whose discard it was, "
-                             "is taken to be the one more plainly sideways")
-        if len(side) != 1:
+        run = len(group) == 3 and len({plain(k) for k in kinds}) == 3
+        place, notes = _called_place(tiles, line, group, side, run)
+        if place is None:
             what = "no sideways tile" if not side else f"{len(side)} sideways tiles"
             return None, (f"a meld needs one sideways (called) tile, these {len(group)} have {what}", indices)
-        place = side[0]
         source = "left" if place == 0 else "right" if place == len(group) - 1 else "across"
         called = kinds[place]
         under = group[place]
@@ -780,13 +766,36 @@ def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int,
             meld = Meld("kakan", tuple(kinds + [added]), called, source, added)
             return MeldReading("kakan", list(meld.tiles), called, source, indices + [added_index],
                                called_place=place), None
-        if len(group) == 3 and len({plain(k) for k in kinds}) == 3:
+        if run:
             meld = Meld("chi", tuple(kinds), called, source)
         else:
             meld = Meld("pon" if len(group) == 3 else "daiminkan", tuple(kinds), called, source)
         return MeldReading(meld.kind, list(meld.tiles), called, source, indices, notes, called_place=place), None
     except HandError as e:
         return None, (str(e), indices)
+
+
+def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[int],
+                  run: bool) -> tuple[int | None, list[str]]:
+    """The place of a meld's called tile, and notes on it: the one place its glyphs show sideways; where they show
+    none or two, the one its shape shows (``_called_by_length``); None where neither tells.
+
+    Where two of three read sideways and their lengths do not tell (an upright tile misread a quarter turned, a
+    sheared face's box leaning near 45 degrees), a run's called tile is its left one (a chi is called from the
+    left), and of a pon's two the one more plainly sideways is taken, with a note that its source is in doubt: a
+    meld whose source is in doubt scores as the hand does, three tiles flagged among the concealed ones do not
+    (dev scenes end to end: 559 -> 563 hands of 664). A tile whose lie a person set is not second-guessed."""
+    if len(side) == 1:
+        return side[0], []
+    if (longest := _called_by_length(tiles, line, group)) is not None:
+        return longest, []
+    if len(side) != 2 or len(group) != 3 or any(tiles[i].fixed for i in group):
+        return None, []
+    if run and 0 in side:
+        return 0, []
+    plainest = max(side, key=lambda k: _sideways_margin(tiles[group[k]], line.right))
+    return plainest, ["two tiles of this meld look sideways: the called tile, and so whose discard it was, is "
+                      "taken to be the one more plainly sideways"]
 
 
 CALLED_LONGER = 1.2  # in an open meld whose glyphs name no one called tile, the one this much longer along the row
@@ -817,7 +826,7 @@ def read_as(tile: Tile, kind: str) -> Tile:
 
 def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
     """Turn an open meld's tiles to lie as it was read: the called tile sideways, the others upright (where the
-    called tile was found by its shape, ``_called_by_length``). Polygons in ``tiles`` are turned to match."""
+    called tile was not the one its glyphs showed, ``_called_place``). Polygons in ``tiles`` are turned to match."""
     place = meld.called_place
     if place is None or meld.kind == "kakan":  # a closed kan; an added kan's stacked pair was read by its glyphs
         return
