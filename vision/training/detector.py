@@ -125,6 +125,8 @@ def main() -> None:
     ap.add_argument("--project", type=Path, default=Path("runs"))
     ap.add_argument("--name", default="detector")
     ap.add_argument("--out", type=Path, default=Path("models/tile_detector.onnx"))
+    ap.add_argument("--no-export", action="store_true",
+                    help="keep the run's weights only (a lent GPU machine lacks the exporter's packages; export here)")
     ap.add_argument("--export", type=Path, metavar="PT",
                     help="only export these weights (a run's best.pt) to --out and beside it as .pt, and stop")
     args = ap.parse_args()
@@ -138,6 +140,8 @@ def main() -> None:
     train(data.resolve(), args.epochs, args.imgsz, args.batch, args.weights, args.resume,
           args.project.resolve(), args.name, args.workers, args.device, args.fraction, args.lr0, args.hours)
     best = args.project.resolve() / args.name / "weights" / "best.pt"
+    if args.no_export:
+        return print(f"trained {best} in {time.time() - t0:.0f} s")
     export(best, args.out, args.imgsz)
     print(f"wrote {args.out} from {best} in {time.time() - t0:.0f} s")
 

@@ -47,6 +47,7 @@ LR0=${LR0:-0.0007}
 CLUTTER=${CLUTTER:-0}
 SCENE_BOXES=${SCENE_BOXES:-jittered}
 DEVICE=${DEVICE:-0}
+EXPORT=${EXPORT:-1}  # 0: keep the detector's weights only (export them here: the machine may lack onnxslim)
 mkdir -p "$WORK"
 stamp() { echo "[$(date +%T)] $*"; }
 
@@ -62,7 +63,7 @@ python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --wo
 stamp "detector: from models/tile_detector.pt for $DET_HOURS h"
 python -m vision.training.detector --data "$W1" "$W2" --weights models/tile_detector.pt \
     --lr0 "$LR0" --hours "$DET_HOURS" --batch 64 --workers 12 --device "$DEVICE" --project "$WORK/runs" \
-    --name detector --out "$WORK/detector.onnx" >"$WORK/detector.log" 2>&1 &
+    --name detector --out "$WORK/detector.onnx" $([ "$EXPORT" = 0 ] && echo --no-export) >"$WORK/detector.log" 2>&1 &
 detector=$!
 
 if [ "$READ_HOURS" = 0 ]; then
