@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Pack, on this machine, what a lent GPU machine needs for vision/training/lent_gpu_call.sh and cannot fetch: the
+# ultralytics wheels, a copy of the tile art, and the generator's CJK fonts cut to the 17 characters it draws
+# (in the generator's order; the cut fonts draw the same masks as the whole files, but for a few edge pixels of
+# 3 glyphs in ukai and VL Gothic). The folder .gpu/ (ignored by git) is then named in the `device` call's carry:
+#
+#   bash vision/training/lent_gpu_pack.sh            # once: .gpu/, about 7 MB
+#   # device run, carry [".gpu"], timeout_s 570 (session 23: 465 s, on an H200):
+#   OUT=$OUT SCENES_MIXED=2500 SCENES_CORNER=1500 SEED_MIXED=46 SEED_CORNER=47 LR0=0.0005 DET_HOURS=0.085 \
+#       BUDGET=480 VAL_S=45 bash vision/training/lent_gpu_call.sh
+#
+# The machine's image has torch, onnx and opencv-python-headless in /opt/torch/.venv; not polars (the training
+# reads its results with the csv module instead).
+set -euo pipefail
+SHARED=${RIICHI_LENS_SHARED:-../shared}
+mkdir -p .gpu/whl .gpu/fonts .gpu/shared/data
+grep -qx "/.gpu/" .git/info/exclude 2>/dev/null || echo "/.gpu/" >> .git/info/exclude
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux2014_x86_64 -d .gpu/whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform==0.1.99
+rm -rf .gpu/shared/data/tile-art && cp -r "$SHARED/data/tile-art" .gpu/shared/data/
+i=0
+python3 -c "from datasets.glyphs import available_fonts
+for path, index in available_fonts(): print(path, index)" | while read -r path index; do
+    i=$((i + 1)); name=$(basename "$path"); name=${name%.*}
+    pyftsubset "$path" --font-number="$index" --text=一二三四五六七八九東南西北伍萬中發 \
+        --output-file=".gpu/fonts/$i-$name.ttf"
+done
+du -sh .gpu
