@@ -22,16 +22,12 @@
 # Progress: $WORK/detector.log and $WORK/reader.log; weights: $WORK/runs/detector/weights/{last,best}.pt and
 # $WORK/reader-v8.pt (saved after every epoch), $WORK/reader-v8.onnx at the end.
 #
-# How session 13 ran it through the `device` tool (nothing can be fetched there; the repo travels, ../shared does
-# not): a folder .gpu/ (in .git/info/exclude, named in `carry`) held ultralytics as wheels (`pip download
-# --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux2014_x86_64 ultralytics==8.4.190
-# ultralytics-thop ultralytics-platform`), a copy of ../shared/data/tile-art, and the fonts cut to what the
-# generator draws (`pyftsubset /usr/share/fonts/truetype/arphic/ukai.ttc --font-number=2
-# --text=一二三四五六七八九東南西北伍萬中發 --output-file=.gpu/fonts/1-ukai.ttf`, likewise uming, ipam, ipaexm,
-# ipag, wqy-microhei in the generator's order). The first call installed the wheels (`pip install --no-deps
-# --target /tmp/site`), exported PYTHONPATH, RIICHI_LENS_SHARED and RIICHI_LENS_FONTS, started this script with
-# `setsid nohup` (it outlives the call) and waited; each later call, within 30 s of the last, waited again and
-# copied the weights (`strip_optimizer`) and logs to $OUT.
+# Through the `device` tool (nothing can be fetched there; the repo travels, ../shared does not):
+# vision/training/lent_gpu_pack.sh packs here, into .gpu/, the ultralytics wheels, the tile art and the fonts cut to
+# the characters drawn; vision/training/lent_gpu_call.sh runs there, from the repo's root, with .gpu carried, and
+# brings the weights back in $OUT (session 23's call is in the pack script's header). A run that must outlive one
+# call (up to 10 minutes) starts this script with `setsid nohup` and later calls, each within 30 s of the last,
+# wait and copy its weights (session 13).
 set -euo pipefail
 WORK=${WORK:-/root/job}
 DET_HOURS=${DET_HOURS:-0.28}
