@@ -200,6 +200,26 @@ def test_a_meld_touching_the_hand_is_read_though_a_hand_tile_was_misread_sideway
     assert kinds(tiles, problem[1]) == ["7s"]
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+@pytest.mark.parametrize("sure", [0.28, 0.9])
+def test_an_unsure_box_on_the_seam_of_a_meld_is_left_out_and_a_sure_one_is_not(angle, sure):
+    # dev scene 000035 of seed 10: the detector's box on the seam after a pon of 6p, read 9s at 0.28 sure,
+    # made the pon four tiles that are no meld; a tile read surely there is kept, and the row has a problem
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 6p 6p> 6p 4p> 2p 3p", angle)
+    last_6p = tiles[12]
+    shift = 0.5 * (last_6p.corners[1] - last_6p.corners[0])  # half a tile along the row, toward the chi
+    tiles.append(Tile("9s", tuple(map(tuple, last_6p.corners + shift)), confidence=sure))
+    r = read_one(tiles)
+    if sure < 0.5:
+        assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [
+            ("pon", "across", ["6p", "6p", "6p"]), ("chi", "left", ["4p", "2p", "3p"])]
+        assert r.problems == [] and "left out" in r.melds[0].notes[-1]
+        assert kinds(tiles, r.concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z".split()
+    else:
+        flagged = [i for _, where in r.problems for i in where]
+        assert r.problems and (len(tiles) - 1 in r.concealed + flagged)  # the 9s kept, the pon not read
+
+
 def test_a_misread_sideways_tile_at_the_hands_end_is_not_cut_out_as_a_meld():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s> 1z"))
     assert r.melds == [] and len(r.concealed) == 10 and len(r.problems) == 1
