@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Pack, on this machine, what a lent GPU machine needs for vision/training/lent_gpu_call.sh and cannot fetch: the
 # ultralytics wheels, a copy of the tile art, and the generator's CJK fonts cut to the 17 characters it draws
-# (in the generator's order; the cut fonts draw the same masks as the whole files, but for a few edge pixels of
-# 3 glyphs in ukai and VL Gothic). The folder .gpu/ (ignored by git) is then named in the `device` call's carry:
+# (fonttools' pyftsubset, in the generator's order; the cut fonts draw the same masks as the whole files but for a
+# few edge pixels of 南 in ukai and of 南萬發 in VL Gothic). The folder .gpu/ (ignored by git) is then named in the
+# `device` call's carry:
 #
 #   bash vision/training/lent_gpu_pack.sh            # once: .gpu/, about 7 MB
 #   # device run, carry [".gpu"], timeout_s 570 (session 23: 465 s, on an H200):
@@ -14,7 +15,7 @@
 set -euo pipefail
 SHARED=${RIICHI_LENS_SHARED:-../shared}
 mkdir -p .gpu/whl .gpu/fonts .gpu/shared/data
-grep -qx "/.gpu/" .git/info/exclude 2>/dev/null || echo "/.gpu/" >> .git/info/exclude
+mkdir -p .git/info && { grep -qx "/.gpu/" .git/info/exclude 2>/dev/null || echo "/.gpu/" >> .git/info/exclude; }
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux2014_x86_64 -d .gpu/whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform==0.1.99
 rm -rf .gpu/shared/data/tile-art && cp -r "$SHARED/data/tile-art" .gpu/shared/data/
