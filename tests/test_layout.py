@@ -220,6 +220,23 @@ def test_an_unsure_box_on_the_seam_of_a_meld_is_left_out_and_a_sure_one_is_not(a
         assert r.problems and (len(tiles) - 1 in r.concealed + flagged)  # the 9s kept, the pon not read
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+@pytest.mark.parametrize("spec, kept", [
+    ("1m 2m 3m 4p 5p 5s 6s 7s 8s 9s 1z 1z 5z 5z", 14),  # 15 boxes: one more than a hand holds, left out
+    ("1m 2m 3m 4p 5p 5s 6s 7s 8s 9s 1z 1z 5z", 14),  # 14 boxes: a hand with its drawn tile, nothing to tell
+])
+def test_a_second_box_on_a_tile_beyond_a_hands_fourteen_is_left_out(angle, spec, kept):
+    # dev scene 000091 of seed 10 at 2048 px: a hand laid down showed 15 boxes, the 15th a second box half on
+    # a red 5s and read 0s (0.42 sure)
+    tiles = lay_row(spec, angle)
+    five = tiles[5]
+    shift = 0.5 * (five.corners[1] - five.corners[0])
+    tiles.append(Tile("0s", tuple(map(tuple, five.corners + shift)), confidence=0.42))
+    r = read_one(tiles)
+    assert len(r.concealed) == kept and r.melds == []
+    assert (len(tiles) - 1 in r.concealed) == (kept == len(tiles))
+
+
 def test_a_misread_sideways_tile_at_the_hands_end_is_not_cut_out_as_a_meld():
     r = read_one(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s> 1z"))
     assert r.melds == [] and len(r.concealed) == 10 and len(r.problems) == 1
