@@ -692,16 +692,24 @@ def _meld_less_a_box_between(tiles: list[Tile], line: Line, group: list[int]) ->
     detector's box on the seam between two tiles (or on a shadow), read unsurely as a tile, splits a pon or chi
     that is no meld with it. The box is left out of the hand, and a note says so."""
     for k, i in enumerate(group):
-        if tiles[i].confidence >= PHANTOM_SURE or tiles[i].fixed or is_sideways(tiles[i], line.up):
-            continue
-        overlaps = [_gap_before(tiles, line, group, j) for j in (k, k + 1) if 0 < j < len(group)]
-        if not overlaps or min(overlaps) > -PHANTOM_OVERLAP:
+        if not _unsure_box_on_a_neighbour(tiles, line, group, k, PHANTOM_SURE):
             continue
         meld, _ = _read_meld(tiles, line, group[:k] + group[k + 1:])
         if meld is not None:
             meld.notes.append(f"an unsure box read as {tiles[i].kind}, overlapping the meld's tiles, is left out")
             return meld
     return None
+
+
+def _unsure_box_on_a_neighbour(tiles: list[Tile], line: Line, positions: list[int], k: int, sure_below: float) -> bool:
+    """Whether the box at place k of ``positions`` is read less surely than ``sure_below`` and overlaps a neighbour
+    there by more than PHANTOM_OVERLAP of a short side: the detector's box on a seam, or a second box on one tile.
+    A tile a person set, or one face down or lying sideways, is not taken for one."""
+    t = tiles[positions[k]]
+    if t.confidence >= sure_below or t.fixed or t.kind == "back" or is_sideways(t, line.up):
+        return False
+    gaps = [_gap_before(tiles, line, positions, j) for j in (k, k + 1) if 0 < j < len(positions)]
+    return bool(gaps) and -min(gaps) > PHANTOM_OVERLAP
 
 
 HAND_TILES = 14  # at most, a drawn tile counted, a kan counted as three
@@ -712,13 +720,9 @@ def _less_boxes_beyond_a_hand(tiles: list[Tile], line: Line, concealed: list[int
     """The concealed tiles less unsure boxes overlapping a neighbour while there are more than a hand can hold:
     the detector's second box on one tile (or on a seam) read as one more tile. The least sure goes first; it is
     left out of the hand. Dev hands end to end 555 -> 557 / 664 (detector v4's detections: 563 -> 564)."""
-    def second_box(k: int) -> bool:
-        t = tiles[concealed[k]]
-        overlap = -min(_gap_before(tiles, line, concealed, j) for j in (k, k + 1) if 0 < j < len(concealed))
-        return t.confidence < EXTRA_SURE and not t.fixed and t.kind != "back" and overlap > PHANTOM_OVERLAP
-
     while len(concealed) + 3 * melds > HAND_TILES:
-        overlapping = [concealed[k] for k in range(len(concealed)) if second_box(k)]
+        overlapping = [i for k, i in enumerate(concealed)
+                       if _unsure_box_on_a_neighbour(tiles, line, concealed, k, EXTRA_SURE)]
         if not overlapping:
             break
         concealed.remove(min(overlapping, key=lambda i: tiles[i].confidence))
