@@ -200,15 +200,19 @@ def test_a_meld_touching_the_hand_is_read_though_a_hand_tile_was_misread_sideway
     assert kinds(tiles, problem[1]) == ["7s"]
 
 
+def box_half_past(tile: Tile, kind: str, confidence: float) -> Tile:
+    """A detector's box half a tile along the row from an upright tile: on its seam with the next one."""
+    shift = 0.5 * (tile.corners[1] - tile.corners[0])
+    return Tile(kind, tuple(map(tuple, tile.corners + shift)), confidence=confidence)
+
+
 @pytest.mark.parametrize("angle", [0, 23, 180])
 @pytest.mark.parametrize("sure", [0.28, 0.9])
 def test_an_unsure_box_on_the_seam_of_a_meld_is_left_out_and_a_sure_one_is_not(angle, sure):
     # dev scene 000035 of seed 10: the detector's box on the seam after a pon of 6p, read 9s at 0.28 sure,
     # made the pon four tiles that are no meld; a tile read surely there is kept, and the row has a problem
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 6p 6p> 6p 4p> 2p 3p", angle)
-    last_6p = tiles[12]
-    shift = 0.5 * (last_6p.corners[1] - last_6p.corners[0])  # half a tile along the row, toward the chi
-    tiles.append(Tile("9s", tuple(map(tuple, last_6p.corners + shift)), confidence=sure))
+    tiles.append(box_half_past(tiles[12], "9s", sure))  # on the last 6p's seam with the chi
     r = read_one(tiles)
     if sure < 0.5:
         assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [
@@ -229,9 +233,7 @@ def test_a_second_box_on_a_tile_beyond_a_hands_fourteen_is_left_out(angle, spec,
     # dev scene 000091 of seed 10 at 2048 px: a hand laid down showed 15 boxes, the 15th a second box half on
     # a red 5s and read 0s (0.42 sure)
     tiles = lay_row(spec, angle)
-    five = tiles[5]
-    shift = 0.5 * (five.corners[1] - five.corners[0])
-    tiles.append(Tile("0s", tuple(map(tuple, five.corners + shift)), confidence=0.42))
+    tiles.append(box_half_past(tiles[5], "0s", 0.42))
     r = read_one(tiles)
     assert len(r.concealed) == kept and r.melds == []
     assert (len(tiles) - 1 in r.concealed) == (kept == len(tiles))
