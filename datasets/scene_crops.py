@@ -33,7 +33,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.reader import quarter_turned
-from vision.tiles import straighten, upright_corners
+from vision.tiles import faces, straighten, upright_corners
 
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
@@ -49,7 +49,8 @@ def glyph_turn(corners: np.ndarray, polygon: np.ndarray) -> int:
 
 
 def detection_cut(image: np.ndarray, polygon: np.ndarray) -> tuple[np.ndarray, int]:
-    """The crop the run time reads for a detection of exactly this face polygon, and its glyph's turn."""
+    """The crop the run time reads for a detection of exactly this face polygon, and its glyph's turn: its
+    rectangle (a sheared face in a row the run time cuts as ``vision.tiles.face_corners``, from its neighbours)."""
     centre, size, angle = cv2.minAreaRect(polygon.astype(np.float32))
     corners = upright_corners(Detection(centre, size, angle, 1.0))
     return straighten(image, corners), glyph_turn(corners, polygon)
@@ -73,7 +74,7 @@ def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.nd
 
     if _detector is None:
         _detector = TileDetector(model_file(DETECTOR))
-    found = [upright_corners(det) for det in _detector.detect(image)]  # surest first
+    found, _ = faces(_detector.detect(image))  # surest first
     return [(k, quarter_turned(straighten(image, corners), -glyph_turn(corners, np.array(tiles[k]["polygon"]))))
             for corners, k in zip(found, pair_by_overlap(found, [t["polygon"] for t in tiles], MATCH_IOU))
             if k is not None]

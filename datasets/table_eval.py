@@ -165,7 +165,8 @@ class PerfectDetector:
     would give: each tile's rectangle as ultralytics makes of a 4-point label (``"smallest"``, the minimum-area
     rectangle: the labels of detectors v1-v4) or at the bisector of the face's edges (``"bisector"``,
     ``generate.face_rect``, a candidate label). It says how much a box convention costs, apart from the
-    detector's own errors."""
+    detector's own errors. Bisector boxes are cut as they are: the run time's cut of a sheared face
+    (``vision.tiles.face_corners``) needs the smallest rectangle."""
 
     def __init__(self, boxes: str = "smallest"):
         from vision.tiles import TileFinder
@@ -173,6 +174,7 @@ class PerfectDetector:
         if boxes not in ("smallest", "bisector"):
             raise ValueError(f"boxes: smallest or bisector, not {boxes!r}")
         self.finder, self.boxes = TileFinder(), boxes
+        self.finder.smallest_boxes = boxes == "smallest"
 
     def find(self, image, table_json: dict) -> list[Tile]:
         import cv2

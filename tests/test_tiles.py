@@ -9,8 +9,8 @@ import pytest
 from vision.detector import BESIDE_SURE, Detection, TileDetector, keep_beside, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, row_angle, straighten, tiles_json,
-                          upright_corners)
+from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, face_corners, row_angles, straighten,
+                          tiles_json, upright_corners)
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -88,13 +88,45 @@ def test_row_angle_is_the_line_to_the_nearest_like_sized_neighbours():
     t = np.radians(12.0)
     centres = np.array([[100 + 50 * k * np.cos(t), 300 + 50 * k * np.sin(t)] for k in range(4)] + [[300.0, 100.0]])
     longs = np.array([60.0, 60.0, 62.0, 58.0, 60.0])
-    assert abs(row_angle(centres, longs, 1) - 12.0) < 1e-6
-    assert row_angle(centres, longs, 4) is None  # no neighbour near enough
+    assert abs(row_angles(centres, longs)[1] - 12.0) < 1e-6
+    assert row_angles(centres, longs)[4] is None  # no neighbour near enough
     big = longs.copy()
     big[[0, 2]] = 200.0  # its neighbours are five times too large to be tiles of its row
-    assert row_angle(centres, big, 1) is None  # and the like-sized one is two places away
+    assert row_angles(centres, big)[1] is None  # and the like-sized one is two places away
     corner = np.array([[100.0, 100.0], [150.0, 100.0], [100.0, 150.0]])  # one neighbour right, one below
-    assert row_angle(corner, np.full(3, 60.0), 0) is None
+    assert row_angles(corner, np.full(3, 60.0))[0] is None
+    assert row_angles(np.zeros((0, 2)), np.zeros(0)) == []
+
+
+def _parallelogram(centre, top_deg: float, top: float, side_deg: float, side: float) -> np.ndarray:
+    """A face TL, TR, BR, BL: its top edge ``top`` px along top_deg, its sides ``side`` px along side_deg (down)."""
+    a = top * np.array([np.cos(np.radians(top_deg)), np.sin(np.radians(top_deg))])
+    b = side * np.array([np.cos(np.radians(side_deg)), np.sin(np.radians(side_deg))])
+    m = np.asarray(centre, float)
+    return np.array([m - a / 2 - b / 2, m + a / 2 - b / 2, m + a / 2 + b / 2, m - a / 2 + b / 2])
+
+
+@pytest.mark.parametrize("top_deg, side_deg", [(112.5, 65.0), (-20.0, 35.0), (10.0, 130.0)])
+def test_a_sheared_face_is_cut_as_the_parallelogram_whose_top_runs_along_its_row(top_deg, side_deg):
+    # a standing tile seen aslant (a far hand in a low snapshot): its face 44 x 60 px, sheared 40-50 degrees; the
+    # detector's rectangle is the tightest one, which lies along the face's sides
+    face = _parallelogram((300.0, 200.0), top_deg, 44.0, side_deg, 60.0)
+    centre, size, angle = cv2.minAreaRect(face.astype(np.float32))
+    det = Detection(centre, size, angle, 0.9)
+    cut = face_corners(det, top_deg)  # the row runs along the face's top edge
+    assert all(np.linalg.norm(face - p, axis=1).min() < 0.5 for p in cut), (cut, face)
+    assert np.linalg.norm(cut[3] - cut[0]) > np.linalg.norm(cut[1] - cut[0])  # long side vertical, as a rectangle
+    assert np.array_equal(face_corners(det, None), upright_corners(det))  # a tile alone: its rectangle
+
+
+def test_a_box_along_its_row_or_too_square_to_hold_a_sheared_face_stays_a_rectangle():
+    det = Detection((300.0, 200.0), (40.0, 56.0), 30.0, 0.9)
+    for row in (30.0, 35.0, 120.0, 128.0):  # along either side, or less than 10 degrees off
+        assert np.array_equal(face_corners(det, row), upright_corners(det))
+    square = Detection((300.0, 200.0), (40.0, 44.0), 0.0, 0.9)
+    # 45 degrees off a near-square box: a face spanning its width along the row leaves its sides too short
+    assert np.array_equal(face_corners(square, 45.0), upright_corners(square))
+    assert np.array_equal(face_corners(square, -45.0), upright_corners(square))
 
 
 @pytest.mark.parametrize("name, kind", [("chun_1", "7z"), ("p_4_0", "4p"), ("m_3_0", "3m")])

@@ -1,5 +1,8 @@
 """Photo -> tiles: the detector finds each tile as a rotated rectangle, the reader reads its straightened crop.
 
+A standing tile seen aslant shows a sheared face, whose rectangle hugs only its sides; there the face is cut as the
+parallelogram in the rectangle whose top edge runs along the tile's row (``face_corners``).
+
 Each tile comes back as a ``layout.Tile``: kind in the rules notation (``0m`` a red five, ``back`` face down),
 confidence, and its face polygon with corners (top-left, top-right, bottom-right, bottom-left) *as the glyph
 reads*, so the polygon itself says how the tile lies. The reader's turn head decides which side of the rectangle
@@ -15,7 +18,7 @@ import cv2
 import numpy as np
 
 from .detector import Detection, TileDetector
-from .geometry import like_sized_near, mean_angle
+from .geometry import mean_angle
 from .image import load_image
 from .layout import Tile
 from .models import DETECTOR, READER, model_file
@@ -32,6 +35,12 @@ RECUT_MARGIN = 0.1
 RECUT_MIN_PX = 30
 RECUT_MIN_TURN = 10  # degrees: another angle nearer the box's own than this cuts nearly the same crop
 EDGE_PATCH_PX = 48
+# A box whose two directions are both at least SHEAR_FROM degrees off its row's is a sheared face, cut as the
+# parallelogram in it (``face_corners``) when the face's sides are then at least SHEAR_SIDE of the box's length.
+# Chosen on generated scenes of seeds 9, 10, 16, 17 end to end (session 24): dev hands 557 as rectangles, 560, 566,
+# 564, 565 cut so from 5, 10, 15, 20 degrees on; SHEAR_SIDE 0.15, 0.3, 0.5 gave 565, 566, 566.
+SHEAR_FROM = 10
+SHEAR_SIDE = 0.3
 ROW_REACH = 1.6  # a row's neighbours: centres within this many of the tile's long side...
 ROW_SIZE_RATIO = 1.6  # ...and no more than this much larger or smaller
 # A tile whose face is more than this share covered by surer tiles is a box straddling two of them, dropped
@@ -59,6 +68,54 @@ def upright_corners(det: Detection) -> np.ndarray:
                      c - up * long / 2 + right * short / 2, c - up * long / 2 - right * short / 2])
 
 
+def faces(detections: list[Detection], smallest: bool = True) -> tuple[list[np.ndarray], list[float | None]]:
+    """Each detection's face as the reader cuts it, and its row (``row_angles``): where the boxes are their faces'
+    smallest rectangles (``smallest``), a sheared face in its row is cut as ``face_corners``; else every face is
+    cut as its box."""
+    rows = row_angles(np.array([d.center for d in detections]), np.array([max(d.size) for d in detections]))
+    return [face_corners(d, row if smallest else None) for d, row in zip(detections, rows)], rows
+
+
+def face_corners(det: Detection, row: float | None) -> np.ndarray:
+    """The face's corners in ``upright_corners``' order: the detector's rectangle, or where its row (degrees,
+    ``row_angles``) runs aslant across both its directions, the parallelogram in it whose top edge runs along the row.
+
+    Why: a standing tile seen aslant shows a sheared face. The detector's rectangle (it learnt the faces'
+    smallest rectangles) lies along one of the face's edge pairs, and the other pair, the top edge that runs along
+    the row, lies between the rectangle's directions, up to 45 degrees off both. From the rectangle alone, which
+    way the tile lies in its row is a coin's toss, the row's tiles do not line up as neighbours, and the reader
+    reads a sheared glyph. With one edge pair on two sides of the rectangle (its direction ``b``, length ``L``,
+    width ``W``), the other runs along the row at an angle ``t`` to ``b`` and spans the width: it is ``W / sin t``
+    long, and the pair on ``b`` is ``L - W cot t``. Of the rectangle's two directions, ``b`` is the one that leaves
+    the larger face."""
+    c = upright_corners(det)
+    if row is None:
+        return c
+    along = np.array([np.cos(np.radians(row)), np.sin(np.radians(row))])
+    axes = [(c[3] - c[0], c[1] - c[0]), (c[1] - c[0], c[3] - c[0])]  # (b, across b) each way
+    off = np.degrees(np.arccos(min(1.0, abs(float(along @ axes[0][0]) / np.linalg.norm(axes[0][0])))))
+    if min(off, 90 - off) < SHEAR_FROM:
+        return c
+    best = None
+    for b, across in axes:
+        length, width = float(np.linalg.norm(b)), float(np.linalg.norm(across))
+        cos = abs(float(along @ b)) / length
+        top = width / np.sqrt(1 - cos * cos)
+        side = length - top * cos
+        if side >= SHEAR_SIDE * length and (best is None or side * width > best[0]):
+            best = (side * width, b / length * side, along * top)
+    if best is None:
+        return c
+    _, side, top = best
+    up, right = (side, top) if np.linalg.norm(side) >= np.linalg.norm(top) else (top, side)  # long side vertical
+    if up[1] > 0 or (abs(up[1]) <= 1e-6 and up[0] > 0):  # the top toward the photo's top (or left)
+        up = -up
+    if float(right @ np.array([-up[1], up[0]])) < 0:
+        right = -right
+    m = c.mean(axis=0)
+    return np.array([m + (up - right) / 2, m + (up + right) / 2, m - (up - right) / 2, m - (up + right) / 2])
+
+
 def straighten(image: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
     """The tile cut out and turned so that corners[0] is top-left, with a small margin all round."""
     short = np.linalg.norm(corners[1] - corners[0])
@@ -80,6 +137,9 @@ def _upward(corners: np.ndarray) -> float:
 class TileFinder:
     """Both models, loaded once: ``find`` turns an image (path, bytes or BGR array) into tiles."""
 
+    # the detector's boxes are its faces' smallest rectangles (its training labels), which ``face_corners`` needs
+    smallest_boxes = True
+
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
         self.reader = TileReader(reader or model_file(READER))
@@ -89,10 +149,10 @@ class TileFinder:
         """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``)."""
         image = load_image(source)
         detections = self.detector.detect(image, conf=conf)
-        corners = [upright_corners(d) for d in detections]
+        corners, rows = faces(detections, self.smallest_boxes)
         own_set = self.profile(profile)
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
-        self._read_unsure_again(image, detections, corners, readings, own_set)
+        self._read_unsure_again(image, detections, rows, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -100,8 +160,8 @@ class TileFinder:
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
         return drop_straddling(drop_cut_by_frame(tiles, image.shape))
 
-    def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], corners: list[np.ndarray],
-                           readings: list, profile) -> None:
+    def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
+                           corners: list[np.ndarray], readings: list, profile) -> None:
         """Cut a large tile read unsurely again at two other angles its face may have, and take a cut that
         reads clearly surer (in place: its box angle, corners and reading).
 
@@ -115,12 +175,10 @@ class TileFinder:
         if not unsure:
             return
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        centres = np.array([d.center for d in detections])
-        longs = np.array([max(d.size) for d in detections])
         others = []
         for i in unsure:
             d = detections[i]
-            angles = [a for a in (edge_angle(gray, d), row_angle(centres, longs, i))
+            angles = [a for a in (edge_angle(gray, d), rows[i])
                       if a is not None and abs((a - d.angle + 45) % 90 - 45) >= RECUT_MIN_TURN]
             others += [(i, Detection(d.center, d.size, a, d.confidence)) for a in angles]
         cuts = [upright_corners(d) for _, d in others]
@@ -165,18 +223,25 @@ def edge_angle(gray: np.ndarray, det: Detection) -> float | None:
     return float(np.degrees(np.arctan2((w * 2 * c * s).sum(), (w * (c * c - s * s)).sum())) / 4)
 
 
-def row_angle(centres: np.ndarray, longs: np.ndarray, i: int) -> float | None:
-    """The direction (degrees) from box i to its two nearest like-sized neighbours, when they agree: the line of
-    its row, which a tile's top edge follows however its face is sheared."""
-    offsets = centres - centres[i]
-    dist = np.linalg.norm(offsets, axis=1)
-    near = like_sized_near(centres, longs, centres[i], longs[i], ROW_REACH, ROW_SIZE_RATIO)
-    near[i] = False
-    if not near.any():
-        return None
-    nearest = np.flatnonzero(near)[np.argsort(dist[near])][:2]
-    mean = mean_angle(np.arctan2(offsets[nearest, 1], offsets[nearest, 0]), np.ones(len(nearest)), np.pi, 0.9)
-    return None if mean is None else float(np.degrees(mean))
+def row_angles(centres: np.ndarray, longs: np.ndarray) -> list[float | None]:
+    """Each box's row: the direction (degrees) to its two nearest like-sized neighbours when they agree, or to its
+    one: the line of its row, which a tile's top edge follows however its face is sheared. None for a box with
+    none, or whose two lie apart (a row's corner). Neighbours as ``like_sized_near``: centres within ROW_REACH of
+    the box's long side, sizes within ROW_SIZE_RATIO; ``centres`` (n, 2), ``longs`` the boxes' long sides."""
+    centres = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
+    offsets = centres[None] - centres[:, None]  # [i, j]: from box i to box j
+    dist = np.linalg.norm(offsets, axis=2)
+    ratio = longs[None] / longs[:, None]
+    near = (dist < ROW_REACH * longs[:, None]) & (ratio > 1 / ROW_SIZE_RATIO) & (ratio < ROW_SIZE_RATIO)
+    np.fill_diagonal(near, False)
+    nearest = np.argsort(np.where(near, dist, np.inf), axis=1)[:, :2]
+    rows = []
+    for i, js in enumerate(nearest):
+        js = js[near[i, js]]
+        mean = mean_angle(np.arctan2(offsets[i, js, 1], offsets[i, js, 0]), np.ones(len(js)), np.pi, 0.9) \
+            if len(js) else None
+        rows.append(None if mean is None else float(np.degrees(mean)))
+    return rows
 
 
 def _bounds(corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
