@@ -156,6 +156,21 @@ def test_a_wall_touching_the_hands_left_end_is_left_out_of_it(wall, angle):
     assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("chi", "left"), ("chi", "left")]
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+def test_a_wall_whose_end_lies_before_the_hands_end_is_not_joined_to_it(angle):
+    """A far seat's hand with the dead wall in front of its end (generated scene 156 of seed 18): the wall's first
+    tile lies before the hand's last, not beside it, so the two rows are not one line."""
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    hand = lay_row("1p 2p 8p 8p 9p 2s 6s 7s 9s 5z", angle)
+    # the wall starts a fifth of a tile on from the hand's last tile, 0.7 of a tile width in front of the row
+    wall = lay_row("# 3s 8s 6s #", angle, origin=tuple(np.array([400.0, 400.0]) + rot @ np.array([9.2 * W, -0.7 * W])))
+    tiles = hand + wall
+    r = read_line(tiles, longest(lines(tiles)))
+    assert kinds(tiles, r.concealed) == ["1p", "2p", "8p", "8p", "9p", "2s", "6s", "7s", "9s", "5z"]
+    assert r.problems == [] and r.melds == []
+
+
 def test_a_hand_standing_back_to_the_camera_keeps_its_face_down_tiles():
     tiles = lay_row("# # # # # # # | 2m 2m> 2m | 0m> 6m 7m", 0)
     r = read_line(tiles, longest(lines(tiles)))

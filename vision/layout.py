@@ -540,6 +540,12 @@ def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | N
     return build_line(tiles, members, up=normal if normal @ to_centre > 0 else -normal)
 
 
+# two rows of three tiles or more whose ends' centres lie less than this many tile widths apart along the row lie
+# side by side, not end to end (a dead wall before a far hand's end, seed 18's scene 156); a row of one or two may
+# still (a far hand of two tiles beyond its melds, which met the dead wall first: seed 13's scene 114)
+END_TO_END = 0.5
+
+
 def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
     """How far line b is from continuing line a, in tile widths (the gap between their near ends plus their
     offset across the row), or None when it does not continue it: same facing, b's near end beside a's near
@@ -571,6 +577,9 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
         return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     width = _pitch(tiles, [a, b], right)
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
+    if min(len(a.tiles), len(b.tiles)) >= 3 and \
+            abs(float((tiles[end_b].center - tiles[end_a].center) @ right)) < END_TO_END * width:
+        return None  # one row's end in front of the other's (a wall before a far hand's end), not beside it
     if gap < max_gap_tiles * width and offset < 1.1 * width:
         return (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
     return None
