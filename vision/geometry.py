@@ -17,7 +17,8 @@ def mean_angle(angles: np.ndarray, weights: np.ndarray, period: float, agree: fl
 def like_sized_near(centres: np.ndarray, longs: np.ndarray, centre, long: float, reach: float,
                     size_ratio: float) -> np.ndarray:
     """Which boxes (``centres`` (n, 2), ``longs`` their long sides) lie within ``reach`` of ``long`` of ``centre``
-    and are no more than ``size_ratio`` times larger or smaller than ``long``: a box's neighbours in its row."""
+    and are no more than ``size_ratio`` times larger or smaller than ``long``: a box's neighbours in its row. Given
+    m centres (m, 1, 2) and longs (m, 1), an (m, n) answer, a row for each."""
     ratio = longs / long
-    dist = np.linalg.norm(centres - np.asarray(centre), axis=1)
+    dist = np.linalg.norm(centres - np.asarray(centre), axis=-1)
     return (dist < reach * long) & (ratio > 1 / size_ratio) & (ratio < size_ratio)

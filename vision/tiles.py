@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .detector import Detection, TileDetector
-from .geometry import mean_angle
+from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
 from .models import DETECTOR, READER, model_file
@@ -224,15 +224,14 @@ def edge_angle(gray: np.ndarray, det: Detection) -> float | None:
 
 
 def row_angles(centres: np.ndarray, longs: np.ndarray) -> list[float | None]:
-    """Each box's row: the direction (degrees) to its two nearest like-sized neighbours when they agree, or to its
-    one: the line of its row, which a tile's top edge follows however its face is sheared. None for a box with
-    none, or whose two lie apart (a row's corner). Neighbours as ``like_sized_near``: centres within ROW_REACH of
-    the box's long side, sizes within ROW_SIZE_RATIO; ``centres`` (n, 2), ``longs`` the boxes' long sides."""
+    """Each box's row: the direction (degrees) to its two nearest like-sized neighbours (``like_sized_near``) when
+    they agree, or to its one: the line of its row, which a tile's top edge follows however its face is sheared.
+    None for a box with none, or whose two lie apart (a row's corner). ``centres`` (n, 2), ``longs`` the boxes'
+    long sides."""
     centres = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
     offsets = centres[None] - centres[:, None]  # [i, j]: from box i to box j
     dist = np.linalg.norm(offsets, axis=2)
-    ratio = longs[None] / longs[:, None]
-    near = (dist < ROW_REACH * longs[:, None]) & (ratio > 1 / ROW_SIZE_RATIO) & (ratio < ROW_SIZE_RATIO)
+    near = like_sized_near(centres, longs, centres[:, None], longs[:, None], ROW_REACH, ROW_SIZE_RATIO)
     np.fill_diagonal(near, False)
     nearest = np.argsort(np.where(near, dist, np.inf), axis=1)[:, :2]
     rows = []
