@@ -566,10 +566,10 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
     if min(pb) > max(pa):
-        left, right_part = a, b
+        left, right_part, ends_apart = a, b, min(pb) - max(pa)
         end_a, end_b = a.tiles[int(np.argmax(pa))], b.tiles[int(np.argmin(pb))]
     elif min(pa) > max(pb):
-        left, right_part = b, a
+        left, right_part, ends_apart = b, a, min(pa) - max(pb)
         end_a, end_b = a.tiles[int(np.argmin(pa))], b.tiles[int(np.argmax(pb))]
     else:
         return None  # overlapping along the row: side by side (pond rows), not one line
@@ -577,8 +577,7 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
         return None  # face-down tiles right of face-up ones: a wall behind the melds, as a closed kan starts with one
     width = _pitch(tiles, [a, b], right)
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
-    if min(len(a.tiles), len(b.tiles)) >= 3 and \
-            abs(float((tiles[end_b].center - tiles[end_a].center) @ right)) < END_TO_END * width:
+    if min(len(a.tiles), len(b.tiles)) >= 3 and ends_apart < END_TO_END * width:
         return None  # one row's end in front of the other's (a wall before a far hand's end), not beside it
     if gap < max_gap_tiles * width and offset < 1.1 * width:
         return (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
