@@ -171,6 +171,19 @@ def test_a_wall_whose_end_lies_before_the_hands_end_is_not_joined_to_it(angle):
     assert r.problems == [] and r.melds == []
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("apart", [1.2, 2.0])
+def test_a_lone_sideways_tile_before_a_hands_first_tile_is_not_joined_to_it(angle, apart):
+    """Another seat's tile lying across a hand's row, a tile or two before its first tile (generated scene 0 of
+    seed 19): a hand's called tiles lie in its melds at the right end, so it is not this hand's."""
+    tiles = lay_row("4z> | 1m 1p 3p 9p 3s 6s 1z | 3m> 4m 5m | 8m> 6m 7m", angle, gap_between=apart)
+    ls = lines(tiles)
+    r = read_line(tiles, longest(ls))
+    assert kinds(tiles, r.concealed) == ["1m", "1p", "3p", "9p", "3s", "6s", "1z"] and r.problems == []
+    assert [(m.kind, m.source) for m in r.melds] == [("chi", "left"), ("chi", "left")]
+    assert sorted(len(line.members) for line in ls) == [1, 13]
+
+
 def test_a_hand_standing_back_to_the_camera_keeps_its_face_down_tiles():
     tiles = lay_row("# # # # # # # | 2m 2m> 2m | 0m> 6m 7m", 0)
     r = read_line(tiles, longest(lines(tiles)))

@@ -544,6 +544,9 @@ def _facing_centre(tiles: list[Tile], members: list[int], centre: np.ndarray | N
 # side by side, not end to end (a dead wall before a far hand's end, seed 18's scene 156); a row of one or two may
 # still (a far hand of two tiles beyond its melds, which met the dead wall first: seed 13's scene 114)
 END_TO_END = 0.5
+# a lone tile lying sideways this many tile widths or more before a row's first tile is another seat's (seed 19's
+# scene 0): a hand's called tiles lie in the melds at its right end, and a pond's riichi tile touches its row
+SIDEWAYS_BEFORE = 1.0
 
 
 def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
@@ -579,9 +582,11 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     gap, offset = _gap_and_offset(tiles[end_a], tiles[end_b], right)
     if min(len(a.tiles), len(b.tiles)) >= 3 and ends_apart < END_TO_END * width:
         return None  # one row's end in front of the other's (a wall before a far hand's end), not beside it
-    if gap < max_gap_tiles * width and offset < 1.1 * width:
-        return (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
-    return None
+    far = (max(gap, 0.0) + offset) / width  # overlapping ends are no nearer than touching ones off the row
+    if (lone and left is b and len(a.tiles) >= 3 and is_sideways(tiles[b.tiles[0]], a.up)
+            and far >= SIDEWAYS_BEFORE):
+        return None
+    return far if gap < max_gap_tiles * width and offset < 1.1 * width else None
 
 
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
