@@ -184,6 +184,23 @@ def test_a_lone_sideways_tile_before_a_hands_first_tile_is_not_joined_to_it(angl
     assert sorted(len(line.members) for line in ls) == [1, 13]
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("bend", [-27, 30])
+def test_two_seats_rows_meeting_at_a_corner_are_not_one_line(angle, bend):
+    """A low photo shows the next seat's row running on a tile beyond a hand's end, bent 27 degrees (scene 113
+    of seed 19): a hand and its melds lie on one straight line, and a photo keeps a line straight."""
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    hand = lay_row("1s 2p 3m 4z 5m 5z 6m 6s 7m 7m 7p 8m 8m 8s", angle)
+    start = np.array([400.0, 400.0]) + rot @ np.array([16.0 * W, 0.0])
+    other = lay_row("9m 2p 5p 6s 9s 1p 6s 5z", angle + bend, origin=tuple(start))
+    tiles = hand + other
+    ls = lines(tiles)
+    r = read_line(tiles, longest(ls))
+    assert kinds(tiles, r.concealed) == "1s 2p 3m 4z 5m 5z 6m 6s 7m 7m 7p 8m 8m 8s".split() and r.problems == []
+    assert sorted(len(line.members) for line in ls) == [8, 14]
+
+
 def test_a_hand_standing_back_to_the_camera_keeps_its_face_down_tiles():
     tiles = lay_row("# # # # # # # | 2m 2m> 2m | 0m> 6m 7m", 0)
     r = read_line(tiles, longest(lines(tiles)))

@@ -547,6 +547,11 @@ END_TO_END = 0.5
 # a lone tile lying sideways this many tile widths or more before a row's first tile is another seat's (seed 19's
 # scene 0): a hand's called tiles lie in the melds at its right end, and a pond's riichi tile touches its row
 SIDEWAYS_BEFORE = 1.0
+# a hand and its melds lie on one straight line, and a photo keeps a line straight: two rows of more tiles than a
+# meld has whose directions differ more than this (cosine; 20 degrees) are two seats' rows that met at a corner
+# in a low photo (seed 19's scene 113: 27 degrees). Shorter rows' directions are too rough to ask
+BENT = 0.94
+BENT_FROM = 5
 
 
 def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> float | None:
@@ -565,6 +570,8 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
         return None
     if lone and lone[0] is a:
         a, b = b, a  # measured along the row of the other
+    if min(len(a.tiles), len(b.tiles)) >= BENT_FROM and abs(float(a.right @ b.right)) < BENT:
+        return None
     right = a.right
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
