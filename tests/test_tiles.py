@@ -156,6 +156,22 @@ def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(sh
     assert abs(np.degrees(np.arctan2(top[1], top[0])) - 25.0) < 8.0
 
 
+def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
+    """A box the detector is unsure of and the reader cannot read (confidence 0.4 x 0.2) lies on no tile more
+    often than not, and would join a hand as one tile too many; one read half surely stays."""
+    import vision.tiles as tiles
+    from vision.reader import Reading
+
+    finder = tiles.TileFinder()
+    boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+    sure = {0: 0.2, 1: 0.5, 2: 0.3}
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
+        Reading("3m", sure[k], (0,), (("3m", sure[k]),)) for k in range(len(crops))])
+    found = finder.find(np.full((400, 400, 3), 128, np.uint8))
+    assert sorted(round(t.center[0]) for t in found) == [140, 180]  # 0.4 x 0.5 and 0.4 x 0.3 stay
+
+
 def test_straighten_turns_a_tilted_tile_upright():
     img = np.full((300, 300, 3), 40, np.uint8)
     face = np.full((80, 60, 3), 255, np.uint8)
