@@ -568,10 +568,10 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     lone = [line for line in (a, b) if len(line.tiles) == 1]
     if facing < 0.8 and not unknown_facing and len(lone) != 1:
         return None
+    if min(len(a.tiles), len(b.tiles)) >= BENT_FROM and abs(facing) < BENT:
+        return None  # two long rows' directions differ as much as their facings do
     if lone and lone[0] is a:
         a, b = b, a  # measured along the row of the other
-    if min(len(a.tiles), len(b.tiles)) >= BENT_FROM and abs(float(a.right @ b.right)) < BENT:
-        return None
     right = a.right
     pa = [float(tiles[i].center @ right) for i in a.tiles]
     pb = [float(tiles[i].center @ right) for i in b.tiles]
