@@ -90,11 +90,16 @@ def evaluate(finder, data: Path) -> dict:
 WIDTH_BINS = (12, 16, 20, 30, 50)  # px: the issue asks for tiles from about 20 px wide upward
 
 
-def width_bin(polygon) -> str:
-    """A tile's width as the run time sees it (its face's shorter side, in image pixels), binned."""
+def tile_width(polygon) -> float:
+    """A tile's width as the run time sees it: its face's shorter side, in image pixels."""
     c = np.asarray(polygon, dtype=float)
     sides = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
-    width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    return min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+
+
+def width_bin(polygon) -> str:
+    """``tile_width``, binned."""
+    width = tile_width(polygon)
     low = max((b for b in WIDTH_BINS if b <= width), default=0)
     high = min((b for b in WIDTH_BINS if b > width), default=None)
     return f"{low}-{high} px wide" if high else f"{low}+ px wide"
@@ -128,3 +133,98 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[col
             right[WHITE_BACKS] += r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
             total[WHITE_BACKS] += 1
     return right, total
+
+
+AP_IOUS = tuple(np.round(np.arange(0.5, 0.96, 0.05), 2))  # COCO's thresholds: mAP50 is the first, mAP50-95 all
+
+
+def average_precision(sureness: list[float], correct: list[bool], positives: int) -> float:
+    """COCO's interpolated average precision: the precision at each of 101 recall levels 0, 0.01 .. 1 is the best
+    precision at that recall or more (0 where none reaches it), and AP is their mean. ``correct`` says which
+    detections found a tile, ``positives`` how many tiles there are to find."""
+    if positives == 0:
+        return float("nan")
+    order = np.argsort(-np.asarray(sureness, dtype=float), kind="stable")
+    hits = np.asarray(correct, dtype=bool)[order]
+    tp = np.cumsum(hits)
+    recall = tp / positives
+    precision = tp / np.arange(1, len(hits) + 1)
+    best_from = np.maximum.accumulate(precision[::-1])[::-1] if len(hits) else precision
+    levels = np.linspace(0, 1, 101)
+    at = np.searchsorted(recall, levels, side="left")
+    return float(np.mean([best_from[k] if k < len(hits) else 0.0 for k in at]))
+
+
+def overlaps(boxes: list, truth: list, counted: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+    """(boxes, tiles): each box's IoU with each true box, and for the tiles not ``counted`` the share of the box
+    that lies on it (``match_boxes``). Pairs whose bounds do not meet are 0 without a look."""
+    n, m = len(boxes), len(truth)
+    ious, inside = np.zeros((n, m)), np.zeros((n, m))
+    if not n or not m:
+        return ious, inside
+    b, t = np.float32(boxes).reshape(n, 4, 2), np.float32(truth).reshape(m, 4, 2)
+    meet = ((b.min(1)[:, None] < t.max(1)[None]) & (t.min(1)[None] < b.max(1)[:, None])).all(2)
+    for i, j in zip(*np.nonzero(meet)):
+        ious[i, j] = iou(b[i], t[j])
+        area = abs(cv2.contourArea(b[i]))
+        if not counted[j] and area > 0:
+            inside[i, j] = cv2.intersectConvexConvex(b[i], t[j])[0] / area
+    return ious, inside
+
+
+def match_boxes(overlap: tuple[np.ndarray, np.ndarray], sureness: list[float], counted: list[bool],
+                min_iou: float) -> list[bool | None]:
+    """Each box, surest first as COCO matches them, given its ``overlaps``: True when it overlaps a counted true
+    box not yet taken by at least ``min_iou`` (the one it overlaps most); None when at least ``min_iou`` of it lies
+    on a tile not counted (one too small or too hidden to be asked for, where a box may find only the part that
+    shows: neither right nor wrong, as COCO's crowd regions); False otherwise (no tile, or one already found)."""
+    ious, inside = overlap
+    n, m = ious.shape
+    counted = np.asarray(counted, dtype=bool)
+    out: list[bool | None] = [False] * n
+    taken = np.zeros(m, dtype=bool)
+    for k in np.argsort(-np.asarray(sureness, dtype=float), kind="stable"):
+        free = np.where(counted & ~taken & (ious[k] >= min_iou), ious[k], -1.0)
+        if m and free.max() >= 0:
+            taken[int(free.argmax())] = True
+            out[k] = True
+        elif m and (inside[k] >= min_iou).any():
+            out[k] = None
+    return out
+
+
+def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
+    """The box a detector should find for a tile's face: the smallest rectangle of its part inside the photo."""
+    h, w = shape[:2]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    _, inside = cv2.intersectConvexConvex(np.float32(polygon), frame)
+    points = np.float32(polygon) if inside is None or len(inside) < 3 else inside.reshape(-1, 2)
+    return cv2.boxPoints(cv2.minAreaRect(points))
+
+
+def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:
+    """mAP50 and mAP50-95 of the run-time detector (``TileDetector.detect``, every box at least ``floor`` sure at
+    the scale it chooses) on whole generated scenes, one class (a tile). A true box is ``true_box``, as the
+    detector was trained to find it; a tile narrower than ``min_width`` px
+    (``width_bin``'s width) or not labelled (mostly hidden, or seen edge on) is not asked for, and a box on it
+    counts neither way, as COCO treats its crowd and VOC its difficult objects."""
+    per_iou = {t: ([], []) for t in AP_IOUS}
+    positives = 0
+    for path in sorted(data.glob("tables/*/*.json")):
+        table = json.loads(path.read_text())
+        image = cv2.imread(str(data / table["image"]))
+        dets = detector.detect(image, floor=floor)
+        boxes = [d.corners for d in dets]
+        sureness = [d.confidence for d in dets]
+        truth = [true_box(t["polygon"], image.shape) for t in table["tiles"]]
+        counted = [bool(t["labelled"]) and tile_width(t["polygon"]) >= min_width for t in table["tiles"]]
+        positives += sum(counted)
+        overlap = overlaps(boxes, truth, counted)
+        for t, (sure, right) in per_iou.items():
+            for s, m in zip(sureness, match_boxes(overlap, sureness, counted, t)):
+                if m is not None:
+                    sure.append(s)
+                    right.append(m)
+    ap = {t: average_precision(sure, right, positives) for t, (sure, right) in per_iou.items()}
+    return dict(map50=ap[0.5], map50_95=float(np.mean(list(ap.values()))), positives=positives,
+                scenes=len(list(data.glob("tables/*/*.json"))))

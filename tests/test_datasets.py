@@ -547,6 +547,43 @@ def test_a_tile_width_is_its_face_s_shorter_side_binned():
     assert width_bin([(10, 0), (34, 0), (24, 45), (0, 45)]) == "20-30 px wide"  # sheared: the side edges are longer
 
 
+def test_average_precision_is_coco_s_mean_of_the_best_precision_at_101_recall_levels():
+    from datasets.evaluate import average_precision
+
+    # two tiles; boxes surest first: right, wrong, right. Recall 1/2 at precision 1, then 1 at 2/3: the best
+    # precision is 1 at the 51 levels 0 .. 0.5 and 2/3 at the 50 levels 0.51 .. 1
+    assert average_precision([0.9, 0.8, 0.7], [True, False, True], 2) == pytest.approx((51 + 50 * 2 / 3) / 101)
+    assert average_precision([0.7, 0.9, 0.8], [True, True, False], 2) == pytest.approx((51 + 50 * 2 / 3) / 101)
+    assert average_precision([0.9, 0.8], [True, True], 2) == pytest.approx(1.0)
+    # a tile never found: no precision at recall above 1/2
+    assert average_precision([0.9], [True], 2) == pytest.approx(51 / 101)
+    assert average_precision([], [], 3) == 0.0
+
+
+def test_boxes_match_counted_tiles_once_and_boxes_on_uncounted_tiles_count_neither_way():
+    from datasets.evaluate import match_boxes, overlaps
+
+    def square(x, y, side=10):
+        return np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]])
+
+    truth = [square(0, 0), square(100, 0), square(200, 0)]
+    counted = [True, True, False]  # the third is too small or hidden to be asked for
+    boxes = [square(1, 0), square(0, 1), square(100, 6), square(201, 0), square(400, 0)]
+    sure = [0.9, 0.95, 0.8, 0.7, 0.6]
+    # the surer of the two boxes on the first tile takes it, the other is one too many; (100, 6) overlaps the
+    # second tile by 40 / 160 only; the box on the uncounted tile is neither; the last lies on no tile
+    overlap = overlaps(boxes, truth, counted)
+    assert match_boxes(overlap, sure, counted, 0.5) == [False, True, False, None, False]
+    assert match_boxes(overlap, sure, counted, 0.2)[2] is True
+
+
+def test_a_tile_cut_by_the_photo_s_edge_is_asked_for_as_its_part_inside():
+    from datasets.evaluate import true_box
+
+    box = true_box([(-20, 10), (20, 10), (20, 70), (-20, 70)], (100, 200, 3))
+    assert sorted(map(tuple, np.round(box).astype(int).tolist())) == [(0, 10), (0, 70), (20, 10), (20, 70)]
+
+
 def test_tiles_the_table_reads_otherwise_are_counted_right_before_and_after():
     """A hand whose last tile, a 4m, was read as a fifth 1m (4m the reader's second choice): the table takes it
     as 4m, so the count says one tile read otherwise, right after and not before, and the hand is right."""

@@ -227,6 +227,15 @@ def test_detector_finds_nothing_on_a_blank_image():
     assert det.detect(np.full((480, 640, 3), 90, np.uint8)) == []
 
 
+def test_a_floor_adds_less_sure_boxes_for_a_precision_curve_and_finds_the_sure_ones_the_same(shared):
+    photo = cv2.imread(str(shared / "data/real-tiles/photos/group_1.jpg"))
+    det = TileDetector(MODELS / "tile_detector.onnx")
+    run_time, every = det.detect(photo), det.detect(photo, floor=0.01)
+    sure = [d.center for d in every if d.confidence >= 0.35]
+    assert sure == [d.center for d in run_time if d.confidence >= 0.35] and len(sure) >= 30
+    assert min(d.confidence for d in every) < 0.2 and len(every) > len(run_time)
+
+
 def test_tiles_too_small_for_the_first_pass_are_found_by_a_larger_one(shared):
     """A real whole-set photo shrunk into a corner of a large plain table: 37 tiles about 45 px wide in a
     2800 px photo, under 7 px at the first pass's size, where the network cannot see them."""

@@ -90,13 +90,16 @@ class TileDetector:
         self.session = cpu_session(model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
 
-    def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU) -> list[Detection]:
+    def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU,
+               floor: float | None = None) -> list[Detection]:
         """Tiles in a BGR image, most confident first, at the scale that suits their size (judged on the boxes
         at least ``conf`` sure); less sure boxes among sure ones kept (``keep_beside``); near-square boxes turned
-        to their neighbours' angle (``square_up``)."""
+        to their neighbours' angle (``square_up``). With ``floor``, every box at least that sure at the scale
+        chosen instead, as a precision-recall curve needs (``datasets.evaluate.detection_ap``); the surer boxes
+        are found the same, since suppression keeps the surest first."""
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
-        low = conf * BESIDE_SHARE
+        low = conf * BESIDE_SHARE if floor is None else min(floor, conf * BESIDE_SHARE)
         every = self.detect_at(image, size, low, iou)
         # none found, or narrow ones, may mean tiles too small to see at this size: read the photo again larger.
         # Boxes on tiles too small to see misjudge their size, so judge once more from the larger pass
@@ -115,7 +118,7 @@ class TileDetector:
             if any(d.confidence >= conf for d in larger):
                 every = larger
             size = bigger
-        return square_up(keep_beside(every, conf))
+        return square_up(every if floor is not None else keep_beside(every, conf))
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
                   iou: float = NMS_IOU) -> list[Detection]:
