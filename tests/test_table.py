@@ -178,6 +178,24 @@ def test_a_fifth_copy_is_the_least_sure_one_read_as_its_next_likeliest_kind():
     assert table.tiles[12].kind == "1m" and [p for p in table.problems if "5 copies of 1m" in p.message]
 
 
+def test_a_fifth_copy_is_not_taken_from_a_pon_whose_tiles_agree_when_another_copy_can_go():
+    """Five 6z face up: three in a pon, one in the hand, one in a pond. The pon's called tile is the least sure
+    copy, but two readings agree with it; the hand's 6z, also likely a 7z, is the one taken otherwise."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 6z | 6z> 6z 6z", 0, origin=(150.0, 700.0))
+    tiles[10] = replace(tiles[10], candidates=(("6z", 0.6), ("2z", 0.2)))  # 2z: a third as likely
+    tiles[9] = replace(tiles[9], candidates=(("6z", 0.8), ("7z", 0.16)))  # 7z: a fifth as likely
+    tiles += lay_row("6z 1p", 0, origin=(150.0, 500.0))  # a pond row
+    table = read_table(tiles)
+    assert [t.kind for t in table.tiles[:13]] == "1m 2m 3m 4p 5p 6p 7s 8s 9s 7z 6z 6z 6z".split()
+    (pon,) = table.seats["self"].melds
+    assert pon.kind == "pon" and pon.tiles == ["6z"] * 3 and pon.source == "left"
+    assert not table.problems
+    # with no other copy to take, the pon's tile goes as before, and the broken pon is said
+    tiles[9] = replace(tiles[9], candidates=(("6z", 0.95), ("7z", 0.05)))
+    table = read_table(tiles)
+    assert table.tiles[10].kind == "2z" and any("pon" in p.message for p in table.problems)
+
+
 def test_chi_from_across_is_a_problem_and_no_score():
     out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m 4m> 5m")))
     assert out["readout"] is None

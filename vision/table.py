@@ -98,16 +98,26 @@ def read_table(tiles: list[Tile]) -> Table:
     """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
     caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row, a meld's
     tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``)."""
-    tiles = list(tiles)
+    if not tiles:
+        return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
+    tiles = _white_backs_face_down(list(tiles))
+    in_sets = frozenset()
+    if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
+        in_sets = frozenset(i for seat in _read_seats(tiles, []).seats.values() for m in seat.melds
+                            if m.kind in SAME_TILE_MELDS for i in m.tile_indices)
+    return _read_seats(*_fifth_copies_read_again(tiles, in_sets))
+
+
+SAME_TILE_MELDS = ("pon", "daiminkan", "kakan", "ankan")
+
+
+def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
+    """``read_table`` once the tiles' kinds are settled."""
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
     problems: list[Problem] = []
     seats = {name: Seat(name) for name in SEATS}
     dora: list[int] = []
-    if not tiles:
-        return Table(tiles, seats, dora, roles, seat_of, [Problem("no tiles found in the photo")])
-    tiles = _white_backs_face_down(tiles)
-    tiles, notes = _fifth_copies_read_again(tiles)
     centre = np.mean([t.center for t in tiles], axis=0)
     ls = lines(tiles, centre=centre)
     main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
@@ -192,10 +202,11 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
     return turned
 
 
-def _fifth_copies_read_again(tiles: list[Tile]) -> tuple[list[Tile], list[str]]:
+def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozenset()) -> tuple[list[Tile], list[str]]:
     """A set holds four of each tile, so a fifth face-up copy is misread: while a kind shows more than four
     times, the copy whose next candidate kind loses least against the kind read (at least a tenth as likely, of a
-    kind still under four) is taken as that kind, and a note says so. Copies with no such candidate stay, and
+    kind still under four) is taken as that kind, and a note says so. A copy in a pon or kan of its kind
+    (``in_sets``) goes last: two other readings agree with it. Copies with no such candidate stay, and
     ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
@@ -209,8 +220,9 @@ def _fifth_copies_read_again(tiles: list[Tile]) -> tuple[list[Tile], list[str]]:
             p_read = t.likely_kinds[0][1]
             for alt, p in t.likely_kinds[1:]:
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
-                    if best is None or p / p_read > best[0]:
-                        best = (p / p_read, i, alt)
+                    rank = (i not in in_sets, p / p_read)
+                    if best is None or rank > best[0]:
+                        best = (rank, i, alt)
                     break
         if best is None:
             return out, notes
