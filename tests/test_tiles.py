@@ -172,6 +172,22 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     assert sorted(round(t.center[0]) for t in found) == [140, 180]  # 0.4 x 0.5 and 0.4 x 0.3 stay
 
 
+def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
+    """A box read as haku 0.4 x 0.4 sure goes (a blank face is what a box on a tile's side sees); a 3m as
+    unsure stays, and so does a haku read 0.4 x 0.6."""
+    import vision.tiles as tiles
+    from vision.reader import Reading
+
+    finder = tiles.TileFinder()
+    boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+    read = {0: ("5z", 0.4), 1: ("3m", 0.4), 2: ("5z", 0.6)}
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
+        Reading(read[k][0], read[k][1], (0,), (read[k],)) for k in range(len(crops))])
+    found = finder.find(np.full((400, 400, 3), 128, np.uint8))
+    assert sorted((round(t.center[0]), t.kind) for t in found) == [(140, "3m"), (180, "5z")]
+
+
 def test_straighten_turns_a_tilted_tile_upright():
     img = np.full((300, 300, 3), 40, np.uint8)
     face = np.full((80, 60, 3), 255, np.uint8)

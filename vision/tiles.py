@@ -54,6 +54,10 @@ SLIVER_SURE = 0.5  # ...unless it is read at least this surely (a far hand's til
 # scenes' detections (seeds 9, 10, 16-20: 501 of 119,536) 70 % lie on no tile and 94 % are not read right, and they
 # end up in hands as one tile too many (dev hands end to end 1,130 -> 1,133 of 1,427; 0.08-0.15 gave 1,132-1,133)
 LEAST_SURE = 0.1
+# ...and one read as haku, a blank face, at least this sure: a box on a tile's blank side, a white back's edge or
+# a scrap of paper reads as one. Of the haku boxes 0.1-0.2 sure in those detections (101), half lie on no tile and
+# a fifth on a haku (dev hands end to end 1,136 -> 1,139; 0.16 and 0.2 the same, 0.25 1,137, 0.3 1,133)
+LEAST_SURE_BLANK = 0.2
 
 
 def upright_corners(det: Detection) -> np.ndarray:
@@ -162,7 +166,8 @@ class TileFinder:
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
-        return [t for t in drop_straddling(drop_cut_by_frame(tiles, image.shape)) if t.confidence >= LEAST_SURE]
+        return [t for t in drop_straddling(drop_cut_by_frame(tiles, image.shape))
+                if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)]
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
                            corners: list[np.ndarray], readings: list, profile) -> None:
