@@ -205,9 +205,9 @@ def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
 def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:
     """mAP50 and mAP50-95 of the run-time detector (``TileDetector.detect``, every box at least ``floor`` sure at
     the scale it chooses) on whole generated scenes, one class (a tile). A true box is ``true_box``, as the
-    detector was trained to find it; a tile narrower than ``min_width`` px
-    (``width_bin``'s width) or not labelled (mostly hidden, or seen edge on) is not asked for, and a box on it
-    counts neither way, as COCO treats its crowd and VOC its difficult objects."""
+    detector was trained to find it; a tile narrower than ``min_width`` px (``tile_width``) or not labelled
+    (mostly hidden, or seen edge on) is not asked for, and a box on it counts neither way, as COCO treats its
+    crowd regions and VOC its difficult objects."""
     per_iou = {t: ([], []) for t in AP_IOUS}
     positives = 0
     for path in sorted(data.glob("tables/*/*.json")):

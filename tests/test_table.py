@@ -303,6 +303,11 @@ def test_a_closed_kan_of_a_set_with_white_backs_reads_its_blank_pair_as_face_dow
     assert kinds(table, me.concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z".split()
     assert sum(table.tiles[i].kind == "back" for i in meld.tile_indices) == 2 and table.problems == []
     assert any("white backs" in n for n in meld.notes)
+    # the same with a fifth 1m in a pond, which has the table read twice: the kan is read so both times
+    table = read_table(tiles + lay_row("1m 1m 1m 1m", 0, origin=(200.0, 500.0)))
+    (meld,) = table.seats["self"].melds
+    assert meld.kind == "ankan" and sum(table.tiles[i].kind == "back" for i in meld.tile_indices) == 2
+    assert any("white backs" in n for n in meld.notes) and any("5 copies of 1m" in p.message for p in table.problems)
 
 
 def plain_kinds(codes):

@@ -103,7 +103,8 @@ def read_table(tiles: list[Tile]) -> Table:
     tiles = _white_backs_face_down(list(tiles))
     in_sets = frozenset()
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
-        in_sets = frozenset(i for seat in _read_seats(tiles, []).seats.values() for m in seat.melds
+        first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
+        in_sets = frozenset(i for seat in first.seats.values() for m in seat.melds
                             if m.kind in SAME_TILE_MELDS for i in m.tile_indices)
     return _read_seats(*_fifth_copies_read_again(tiles, in_sets))
 
