@@ -198,8 +198,8 @@ def test_a_fifth_copy_is_not_taken_from_a_pon_whose_tiles_agree_when_another_cop
 
 def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     """Twelve tiles whose last one touches the photo's right edge: the photo likely cut the thirteenth off, and
-    the problem names the tile at the edge. The same hand in the middle of the photo, or a whole hand at the
-    edge, gets no such problem."""
+    the problem names the tile at the edge. The same hand in the middle of the photo or along its bottom edge, or
+    a whole hand at the edge, gets no such problem."""
     from test_layout import W
     from vision.pipeline import table_json
 
@@ -209,6 +209,9 @@ def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     (cut,) = [p for p in out["problems"] if "edge" in p["message"]]
     assert "12 tiles" in cut["message"] and cut["tiles"] == [11] and out["readout"] is None
     out = table_json(read_table(lay_row(hand, 0, origin=(200.0, 700.0))), None, "self", 1600, 900, False)
+    assert not [p for p in out["problems"] if "edge" in p["message"]]
+    # a row lying along the photo's bottom edge, its ends far from the sides: nothing says a tile is cut off
+    out = table_json(read_table(lay_row(hand, 0, origin=(200.0, 700.0))), None, "self", 1600, 702, False)
     assert not [p for p in out["problems"] if "edge" in p["message"]]
     out = table_json(read_table(lay_row(hand + " 4z", 0, origin=(200.0, 700.0))), None, "self",
                      int(200 + 13 * W + 3), 900, False)

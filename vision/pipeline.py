@@ -7,6 +7,7 @@ the result are then mapped onto the photo as given, so an overlay still lands on
 from __future__ import annotations
 
 import cv2
+import numpy as np
 
 from .image import load_image
 from .table import Problem, read_table, score_table
@@ -35,21 +36,27 @@ def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool) -
     return {"width": width, "height": height, "mirrored": mirrored, **out}
 
 
-EDGE_REACH = 0.5  # a tile this many of its widths or nearer to the photo's edge reaches it
+EDGE_REACH = 0.5  # a row's end tile this many of its widths or nearer to the photo's edge, along the row, reaches it
 
 
 def cut_by_the_frame(table, seat: str, width: int, height: int) -> Problem | None:
-    """A hand short of 13 tiles that reaches the photo's edge has likely lost a tile to it (a tile cut by the frame
-    shows too little to read): the problem says so, naming the tiles at the edge, so the user takes the photo again
-    rather than looking for a misread tile."""
+    """A hand short of 13 tiles whose row runs on to the photo's edge has likely lost a tile to it (a tile cut
+    by the frame shows too little to read): the problem says so, naming the end tile there, so the user takes the
+    photo again rather than looking for a misread tile. A row lying along an edge does not count: its ends do."""
     s = table.seats[seat]
+    row = s.concealed + [i for m in s.melds for i in m.tile_indices]
     shown = len(s.concealed) + 3 * len(s.melds)
-    if not s.concealed or shown >= 13:
+    if len(row) < 2 or shown >= 13:
         return None
+    tiles = table.tiles
+    along = tiles[row[-1]].center - tiles[row[0]].center
+    along = along / max(float(np.linalg.norm(along)), 1e-9)
     at_edge = []
-    for i in s.concealed + [i for m in s.melds for i in m.tile_indices]:
-        c, reach = table.tiles[i].corners, EDGE_REACH * min(table.tiles[i].size)
-        if (c.min(0) < reach).any() or c[:, 0].max() > width - reach or c[:, 1].max() > height - reach:
+    for i, way in ((row[0], -along), (row[-1], along)):
+        t = tiles[i]
+        reach = float(((t.corners - t.center) @ way).max()) + EDGE_REACH * min(t.size)
+        x, y = t.center + reach * way
+        if not (0 <= x <= width and 0 <= y <= height):
             at_edge.append(i)
     if not at_edge:
         return None
