@@ -22,6 +22,8 @@ sys.path.insert(0, str(REPO))
 
 from datasets.evaluate import detection_ap, evaluate, read_true_boxes  # noqa: E402
 from datasets.generate import default_shared  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
+from vision.models import DETECTOR, model_file  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
@@ -40,7 +42,7 @@ MAP_WIDTHS = (0, 20)  # px: every labelled tile, and those the issue asks for (f
 
 
 def print_map(data: Path) -> None:
-    detector = TileFinder().detector
+    detector = TileDetector(model_file(DETECTOR))
     print(f"command: python bench/bench_scenes.py --data {data} --map")
     for width in MAP_WIDTHS:
         r = detection_ap(detector, data, min_width=width)

@@ -163,12 +163,14 @@ def overlaps(boxes: list, truth: list, counted: list[bool]) -> tuple[np.ndarray,
     if not n or not m:
         return ious, inside
     b, t = np.float32(boxes).reshape(n, 4, 2), np.float32(truth).reshape(m, 4, 2)
+    b_area, t_area = [np.array([abs(cv2.contourArea(q)) for q in qs]) for qs in (b, t)]
     meet = ((b.min(1)[:, None] < t.max(1)[None]) & (t.min(1)[None] < b.max(1)[:, None])).all(2)
     for i, j in zip(*np.nonzero(meet)):
-        ious[i, j] = iou(b[i], t[j])
-        area = abs(cv2.contourArea(b[i]))
-        if not counted[j] and area > 0:
-            inside[i, j] = cv2.intersectConvexConvex(b[i], t[j])[0] / area
+        inter = cv2.intersectConvexConvex(b[i], t[j])[0]
+        union = b_area[i] + t_area[j] - inter
+        ious[i, j] = inter / union if union > 0 else 0.0  # as ``iou``, the intersection found once
+        if not counted[j] and b_area[i] > 0:
+            inside[i, j] = inter / b_area[i]
     return ious, inside
 
 
@@ -209,8 +211,9 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
     (mostly hidden, or seen edge on) is not asked for, and a box on it counts neither way, as COCO treats its
     crowd regions and VOC its difficult objects."""
     per_iou = {t: ([], []) for t in AP_IOUS}
-    positives = 0
+    positives = scenes = 0
     for path in sorted(data.glob("tables/*/*.json")):
+        scenes += 1
         table = json.loads(path.read_text())
         image = cv2.imread(str(data / table["image"]))
         dets = detector.detect(image, floor=floor)
@@ -226,5 +229,4 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
                     sure.append(s)
                     right.append(m)
     ap = {t: average_precision(sure, right, positives) for t, (sure, right) in per_iou.items()}
-    return dict(map50=ap[0.5], map50_95=float(np.mean(list(ap.values()))), positives=positives,
-                scenes=len(list(data.glob("tables/*/*.json"))))
+    return dict(map50=ap[0.5], map50_95=float(np.mean(list(ap.values()))), positives=positives, scenes=scenes)

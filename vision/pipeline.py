@@ -27,8 +27,7 @@ def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrore
 def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool) -> dict:
     """The scored table with the photo's size; a mirrored photo's polygons mapped back onto it as given."""
     out = score_table(table, ctx, seat)
-    cut = cut_by_the_frame(table, seat, width, height)
-    if out["readout"] is None and cut is not None:
+    if out["readout"] is None and (cut := cut_by_the_frame(table, seat, width, height)) is not None:
         out["problems"].append(cut.to_dict())
     if mirrored:
         for t in out["tiles"]:
@@ -45,8 +44,7 @@ def cut_by_the_frame(table, seat: str, width: int, height: int) -> Problem | Non
     photo again rather than looking for a misread tile. A row lying along an edge does not count: its ends do."""
     s = table.seats[seat]
     row = s.concealed + [i for m in s.melds for i in m.tile_indices]
-    shown = len(s.concealed) + 3 * len(s.melds)
-    if len(row) < 2 or shown >= 13:
+    if len(row) < 2 or s.shown >= 13:
         return None
     tiles = table.tiles
     along = tiles[row[-1]].center - tiles[row[0]].center
@@ -60,5 +58,5 @@ def cut_by_the_frame(table, seat: str, width: int, height: int) -> Problem | Non
             at_edge.append(i)
     if not at_edge:
         return None
-    return Problem(f"the hand shows {shown} tiles and runs to the photo's edge: a tile may be cut off; take the "
+    return Problem(f"the hand shows {s.shown} tiles and runs to the photo's edge: a tile may be cut off; take the "
                    "photo again with the whole hand in it", at_edge)

@@ -51,6 +51,11 @@ class Seat:
     melds: list[MeldReading] = field(default_factory=list)
     pond: list[tuple[int, bool]] = field(default_factory=list)  # (tile, sideways = riichi), in discard order
 
+    @property
+    def shown(self) -> int:
+        """The hand's face-up tiles as a hand counts them: a kan as three (13, or 14 with the tile drawn)."""
+        return len(self.concealed) + 3 * len(self.melds)
+
     def to_dict(self) -> dict:
         return {"seat": self.name, "concealed": self.concealed, "hidden": self.hidden, "drawn": self.drawn,
                 "melds": [dict(kind=m.kind, tiles=m.tiles, called=m.called, source=m.source,
@@ -105,11 +110,8 @@ def read_table(tiles: list[Tile]) -> Table:
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
         first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
         in_sets = frozenset(i for seat in first.seats.values() for m in seat.melds
-                            if m.kind in SAME_TILE_MELDS for i in m.tile_indices)
+                            if m.kind != "chi" for i in m.tile_indices)  # a pon or kan: its tiles alike
     return _read_seats(*_fifth_copies_read_again(tiles, in_sets))
-
-
-SAME_TILE_MELDS = ("pon", "daiminkan", "kakan", "ankan")
 
 
 def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
@@ -366,7 +368,7 @@ def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], prob
     faces = [i for i in reading.concealed if tiles[i].kind != "back"]
     seat.hidden = len(reading.concealed) - len(faces)
     seat.concealed = faces
-    if len(faces) + 3 * len(seat.melds) == 14 and len(faces) >= 2:
+    if seat.shown == 14 and len(faces) >= 2:
         gaps = [_gap(tiles, line, a, b) for a, b in zip(faces, faces[1:])]
         if gaps[-1] > 0.2 and gaps[-1] >= max(gaps) - 1e-9 and gaps[-1] > 2 * float(np.median(gaps)) + 0.05:
             seat.drawn = faces[-1]
