@@ -124,6 +124,17 @@ def test_table_takes_the_readers_candidates_and_keeps_a_kind_set_by_hand(client)
     assert any("5 copies of 1m" in p["message"] for p in out["problems"])
 
 
+def test_table_offers_the_unsure_reading_that_completes_a_fourteen_tile_hand_and_scores_it_once_taken(client):
+    tiles = _tiles_json("1m 2m 3m 4p 5p 6p 1s 8s 9s 1z 1z 5z 5z 5z")
+    tiles[6]["candidates"] = [["1s", 0.55], ["7s", 0.4]]
+    out = client.post("/api/table", json={"tiles": tiles}).json()
+    assert out["readout"]["win"] is None
+    assert out["suggestions"] == [{"tile": 6, "read": "1s", "kind": "7s", "probability": 0.4}]
+    tiles[6] = {**tiles[6], "kind": "7s", "candidates": []}  # the user takes it, as the page sends a tile set by hand
+    out = client.post("/api/table", json={"tiles": tiles}).json()
+    assert out["suggestions"] == [] and out["readout"]["win"]["valid"]
+
+
 @pytest.mark.parametrize("tile", [{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]},
                                   {"kind": "5m", "polygon": [[0, 0], [1, 0]]},
                                   {"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["9z", 0.5]]},

@@ -197,6 +197,25 @@ def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
     assert [b.get_attribute("data-code") for b in likely.find_elements(By.CSS_SELECTOR, "button.face")] == ["2m"]
 
 
+def test_an_unsure_tile_that_would_complete_the_hand_is_offered_and_taken_with_one_tap(page):
+    load_table(page, "1m 2m 3m 4p 5p 6p 1s 8s 9s 1z 1z 5z 5z 5z", size=(700, 220), origin=(20.0, 130.0),
+               candidates={6: [("1s", 0.55), ("7s", 0.4)]})
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .suggestions p"))
+    (offer,) = page.find_elements(By.CSS_SELECTOR, "#readout .suggestions p")
+    assert "40 %" in offer.text and "complete" in offer.text
+    assert [i.get_attribute("data-tile") for i in offer.find_elements(By.CSS_SELECTOR, "img.tile")] == ["1s", "7s"]
+    assert verdict(page).get("kind") == "tenpai"  # 14 tiles one from complete
+    ActionChains(page).move_to_element(offer).perform()  # pointing at the offer lights the tile it is about
+    wait_for(page, lambda d: [m.get_attribute("data-index") for m in d.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl")] == ["6"])
+    screenshot(page, "suggestion")
+    offer.find_element(By.CSS_SELECTOR, "button").click()
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="6"]').get_attribute("data-kind") == "7s")
+    wait_for(page, lambda d: verdict(d).get("kind") == "win")
+    assert page.find_elements(By.CSS_SELECTOR, "#readout .suggestions") == []
+    page.find_element(By.ID, "undo").click()  # one correction like any other: undone in one step
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .suggestions p"))
+
+
 def test_turning_deleting_and_adding_tiles(page):
     load_table(page, SELF_HAND)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")

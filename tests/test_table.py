@@ -11,6 +11,7 @@ import pytest
 from rules.context import Context
 from test_layout import H, lay_row
 from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
+from vision.cli import format_table
 from vision.layout import Tile
 from vision.tiles import _upward
 from vision.table import read_table, score_table
@@ -158,6 +159,29 @@ def test_five_copies_of_a_tile_is_a_problem_naming_them():
     assert "5 copies of 1m" in problem.message and kinds(table, problem.tiles) == ["1m"] * 5
     out = score_table(table)
     assert out["readout"] is None and any("four" in p["message"] for p in out["problems"])
+
+
+def test_a_fourteen_tile_hand_that_is_not_complete_is_offered_the_unsure_reading_that_completes_it():
+    """123m 456p 1s 89s 11z 555z is no win; its 1s, read 55 % sure, is 7s at 40 %, which makes 789s: offered, not
+    applied. A candidate that completes nothing, a tile a person set, a kind shown four times: none offered."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 1s 8s 9s 1z 1z 5z 5z 5z", 0, origin=(150.0, 700.0))
+    tiles[6] = replace(tiles[6], confidence=0.55, candidates=(("1s", 0.55), ("7s", 0.4), ("4s", 0.03)))
+    tiles[1] = replace(tiles[1], confidence=0.7, candidates=(("2m", 0.7), ("3m", 0.2)))
+    out = score_table(read_table(tiles))
+    assert out["hand"]["notation"] == "123m456p189s11555z" and out["readout"]["win"] is None
+    assert out["suggestions"] == [{"tile": 6, "read": "1s", "kind": "7s", "probability": 0.4}]
+    assert "maybe: the 1s at (345, 680) is a 7s (the reader gives it 40%): then the hand is complete" in format_table(out)
+    tiles_fixed = list(tiles)
+    tiles_fixed[6] = replace(tiles[6], fixed=True)
+    assert score_table(read_table(tiles_fixed))["suggestions"] == []
+    four_shown = tiles + lay_row("7s 7s 7s 7s", 0, origin=(150.0, 500.0))  # a pond row: a fifth 7s cannot be
+    out = score_table(read_table(four_shown))
+    assert out["hand"]["notation"] == "123m456p189s11555z" and out["suggestions"] == []
+    complete = list(tiles)
+    complete[6] = replace(tiles[6], kind="7s", candidates=(("7s", 0.55), ("1s", 0.4)))
+    assert score_table(read_table(complete))["suggestions"] == []
+    waiting = tiles[:13]  # 13 tiles: not tenpai is a hand's ordinary state, nothing to offer
+    assert score_table(read_table(waiting))["suggestions"] == []
 
 
 def test_a_fifth_copy_is_the_least_sure_one_read_as_its_next_likeliest_kind():

@@ -435,6 +435,50 @@ def seen_context(table: Table, ctx=None, seat: str = "self"):
                    visible=tuple(ctx.visible) + tuple(visible))
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """A tile of a 14-tile hand that is not complete whose other likely reading would complete it: most photos of
+    14 tiles are taken to score a win, and one misread tile is the likeliest reason it does not add up. Offered,
+    never applied: the hand as read may be a draw not yet discarded from."""
+
+    tile: int
+    read: str
+    kind: str
+    probability: float  # the reader's, for ``kind``
+
+    def to_dict(self) -> dict:
+        return {"tile": self.tile, "read": self.read, "kind": self.kind, "probability": self.probability}
+
+
+MAX_SUGGESTIONS = 3
+
+
+def readings_that_complete(table: Table, seat: str, hand) -> list[Suggestion]:
+    """For a 14-tile hand that is not complete: each concealed tile's other candidate kinds (the reader's, while
+    no person has set the tile) that make the hand complete, likeliest first. A kind that would be a fifth copy
+    on the table, or face down, is not offered."""
+    from rules.readout import hand_shanten
+    from rules.tiles import Hand, HandError
+
+    if hand.size != 14 or hand_shanten(hand) == -1:
+        return []
+    s = table.seats[seat]
+    shown = _face_up_counts(table.tiles)
+    out = []
+    for j, i in enumerate(s.concealed):
+        read = table.tiles[i].kind
+        for kind, p in table.tiles[i].likely_kinds[1:]:
+            if kind == "back" or shown[plain(kind)] >= 4:
+                continue
+            try:
+                other = Hand(hand.concealed[:j] + (kind,) + hand.concealed[j + 1:], hand.melds)
+            except HandError:  # a red five the set does not have twice
+                continue
+            if hand_shanten(other) == -1:
+                out.append(Suggestion(i, read, kind, p))
+    return sorted(out, key=lambda x: -x.probability)[:MAX_SUGGESTIONS]
+
+
 @dataclass
 class Scored:
     """A seat's hand as the rules engine takes it, the context the photo adds to, and the readout."""
@@ -445,6 +489,7 @@ class Scored:
     readout: object | None = None  # rules.readout.Readout
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
 
 
 def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
@@ -460,7 +505,8 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
     try:
         hand, win_tile = hand_of(table, seat)
         full = seen_context(table, ctx, seat)
-        return Scored(hand, win_tile, full, analyse(hand, full, win_tile), notes=notes)
+        return Scored(hand, win_tile, full, analyse(hand, full, win_tile), notes=notes,
+                      suggestions=readings_that_complete(table, seat, hand))
     except HandError as e:
         return Scored(problems=[Problem(str(e), where)], notes=notes)
 
@@ -474,6 +520,7 @@ def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
     out["problems"] += [p.to_dict() for p in scored.problems]
     out["notes"] = table.notes + scored.notes
     out["hand"] = out["context"] = out["readout"] = None
+    out["suggestions"] = [x.to_dict() for x in scored.suggestions]
     if scored.hand is not None:
         h = scored.hand
         out["hand"] = {"concealed": list(h.concealed), "melds": [m.to_dict() for m in h.melds],

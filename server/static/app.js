@@ -463,6 +463,29 @@ function drawReadout() {
   if (!table) { el.hidden = true; return; }
   renderReadout(el, table.readout, { notes: table.notes || [], hand: table.hand, problems: (table.problems || []).length > 0,
     noReadout: state.mode === "live" ? "no_readout_live" : "no_readout" });
+  if (state.mode === "photo") drawSuggestions(el, table.suggestions || []);
+}
+
+// A 14-tile hand that is not complete, and an unsure tile whose other likely reading completes it: offered as a
+// one-tap correction (the tile lights up while the offer is pointed at), never applied unasked.
+function drawSuggestions(el, suggestions) {
+  if (!suggestions.length) return;
+  const box = document.createElement("div");
+  box.className = "suggestions";
+  box.innerHTML = suggestions.map((s, i) =>
+    `<p data-suggestion="${i}">${t("maybe_complete", tileImg(s.read, "small"), tileImg(s.kind, "small"), Math.round(s.probability * 100) + " %")} ` +
+    `<button type="button" data-take="${i}">${esc(t("take_it", s.kind))}</button></p>`).join("");
+  for (const p of box.querySelectorAll("p[data-suggestion]")) {
+    const s = suggestions[+p.dataset.suggestion];
+    const light = (on) => {
+      state.highlight = new Set(on ? [s.tile] : state.problem !== null ? state.table.problems[state.problem].tiles : []);
+      drawOverlay();
+    };
+    p.addEventListener("mouseenter", () => light(true));
+    p.addEventListener("mouseleave", () => light(false));
+    p.querySelector("button").addEventListener("click", () => { light(false); correctTile(s.tile, s.kind); });
+  }
+  el.appendChild(box);
 }
 
 function svgPoint(evt) {
