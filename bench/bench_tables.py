@@ -40,6 +40,9 @@ def report(name: str, t: dict) -> None:
     if t.get("reread"):
         print(f"    tiles the table took as another kind than read (a meld, a fifth copy, white backs): {t['reread']}, "
               f"right after {t['reread_right']}, before {t['reread_was_right']}")
+    if t.get("hands_offered"):
+        print(f"    14-tile hands read not complete and offered a reading that completes them: {t['hands_offered']}, "
+              f"the true hand among the offers {pct(t['hands_offered_truth'], t['hands_offered'])}")
     lost = {k.split(": ", 1)[1]: v for k, v in t.items() if k.startswith("lost, every tile read: ")}
     if lost:
         print("    hands lost with every tile read right: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items())))

@@ -1,7 +1,7 @@
 """Write a synthetic detection dataset (ultralytics layout) with the true table structure per image.
 
     python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table|spread] [--imgsz 1024]
-                                [--workers 2] [--shared PATH] [--format detect|obb] [--clutter 0.5]
+                                [--workers 2] [--shared PATH] [--format detect|obb] [--clutter 0.5] [--wins]
 
 Image i is drawn from numpy's generator seeded with (seed, i) and the tile set from (seed, i // SET_EVERY, 1), so
 the output is the same for any worker count and a stopped run resumes where it left off (images already written
@@ -43,15 +43,17 @@ def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
     return (imgsz, int(round(imgsz * b / a))) if a >= b else (int(round(imgsz * a / b)), imgsz)
 
 
-def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, clutter: float = 0.0):
+def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, clutter: float = 0.0,
+               wins: bool = False):
     """The scene of image `index`: everything random comes from (seed, index) and the set seed; with probability
-    ``clutter``, things that are not tiles about the table, from (seed, index, 4): the same scene otherwise."""
+    ``clutter``, things that are not tiles about the table, from (seed, index, 4): the same scene otherwise.
+    ``wins``: the first seat's hand is complete (``scenes.build_table``)."""
     rng = np.random.default_rng([seed, index])
     fr = framing if framing != "mixed" else str(rng.choice(FRAMINGS, p=[.5, .3, .2]))
     w, h = image_size(rng, imgsz)
     clutter_rng = np.random.default_rng([seed, index, 4])
     return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index),
-                        clutter_rng=clutter_rng if clutter_rng.random() < clutter else None)
+                        clutter_rng=clutter_rng if clutter_rng.random() < clutter else None, win=wins)
 
 
 def style_seed(seed: int, index: int) -> list[int]:
@@ -117,13 +119,13 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def write_one(job: tuple) -> int:
     """Render and write image `index` (labels and table first, the image last). Returns the index."""
-    out, seed, index, framing, imgsz, shared, fmt, classes, clutter = job
+    out, seed, index, framing, imgsz, shared, fmt, classes, clutter, wins = job
     split, name = split_of(index), f"{index:06d}"
     img_path = out / "images" / split / f"{name}.jpg"
     if img_path.exists():
         return index
     cv2.setNumThreads(1)
-    scene = make_scene(seed, index, framing, imgsz, shared, clutter)
+    scene = make_scene(seed, index, framing, imgsz, shared, clutter, wins)
     h, w = scene.image.shape[:2]
     lines = yolo_lines(scene.annotations, w, h, fmt, classes)
     _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
@@ -177,6 +179,9 @@ def main(argv=None) -> None:
     ap.add_argument("--clutter", type=float, default=0.0,
                     help="the share of scenes with things that are not tiles about the table (paper, cloth, a "
                          "phone, point sticks, a curtain), for training; 0 for the dev and eval sets")
+    ap.add_argument("--wins", action="store_true",
+                    help="the first seat's hand is a complete 14-tile hand, its winning tile set apart (photos "
+                         "taken to score a win); otherwise hands are dealt at random")
     args = ap.parse_args(argv)
     if not 0 <= args.clutter <= 1:
         ap.error(f"--clutter is a share of the scenes, 0 to 1, not {args.clutter}")
@@ -189,8 +194,8 @@ def main(argv=None) -> None:
     if warning := fonts_warning():
         print(warning, file=sys.stderr)
     write_data_yaml(args.out, args.classes)
-    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes, args.clutter)
-            for i in range(args.n)]
+    jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes, args.clutter,
+             args.wins) for i in range(args.n)]
     run_jobs(write_one, jobs, args.workers, "scenes")
 
 

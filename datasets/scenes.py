@@ -81,6 +81,31 @@ def deal_meld(wall: Wall, rng: np.random.Generator) -> dict | None:
     return None
 
 
+def deal_complete(wall: Wall, rng: np.random.Generator, n: int) -> list[str] | None:
+    """``n`` concealed tiles (2 mod 3) that are a complete hand's: sets (runs and triplets) and a pair, sorted,
+    the winning tile (any of them) set last. None when the wall cannot give one."""
+    for _ in range(30):
+        taken: list[str] = []
+        for _ in range((n - 2) // 3):
+            if rng.random() < 0.6:
+                s, k = "mps"[rng.integers(3)], int(rng.integers(1, 8))
+                need = [f"{k + i}{s}" for i in range(3)]
+            else:
+                k = f"{rng.integers(1, 10)}{'mps'[rng.integers(3)]}" if rng.random() < 0.8 else f"{rng.integers(1, 8)}z"
+                need = [k] * 3
+            if all(wall.count(t) >= need.count(t) for t in set(need)):
+                taken += [wall.take(t) for t in need]
+        pairs = [k for k, v in wall.left.items() if len(v) >= 2]
+        if len(taken) == n - 2 and pairs:
+            k = pairs[int(rng.integers(len(pairs)))]
+            taken += [wall.take(k), wall.take(k)]
+            win = taken.pop(int(rng.integers(len(taken))))
+            return sorted(taken, key=sort_key) + [win]
+        for t in taken:  # put back and try again
+            wall.left[t if t[0] != "0" else "5" + t[1]].append(t)
+    return None
+
+
 @dataclass
 class Layout:
     tiles: list  # Placed
@@ -118,8 +143,10 @@ def build_spread(rng: np.random.Generator, style: SetStyle) -> Layout:
     return Layout(tiles, table)
 
 
-def build_table(rng: np.random.Generator, style: SetStyle, framing: str) -> Layout:
-    """Four seats' hands, melds and ponds, walls with dora indicators, and stray tiles, placed in the world."""
+def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bool = False) -> Layout:
+    """Four seats' hands, melds and ponds, walls with dora indicators, and stray tiles, placed in the world.
+    ``win``: the first seat's hand (the photographer's, in a snapshot) is a complete 14-tile hand, its winning tile
+    set apart, as a photo taken to score a win shows it."""
     if framing == "spread":
         return build_spread(rng, style)
     w, h, d = style.w, style.h, style.d
@@ -148,9 +175,13 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str) -> Layo
         melds = [m for m in (deal_meld(wall, rng) for _ in range(rng.choice(5, p=[.35, .3, .2, .1, .05]))) if m]
         n_conc = 13 - 3 * len(melds)
         drawn = rng.random() < 0.4
-        conc = [wall.random() for _ in range(n_conc + drawn)]
-        if rng.random() < 0.85:
-            conc[:n_conc] = sorted(conc[:n_conc], key=sort_key)
+        complete = deal_complete(wall, rng, n_conc + 1) if win and seat == 0 else None
+        if complete:
+            conc, drawn = complete, True
+        else:
+            conc = [wall.random() for _ in range(n_conc + drawn)]
+            if rng.random() < 0.85:
+                conc[:n_conc] = sorted(conc[:n_conc], key=sort_key)
         pond = [t for t in (wall.random() for _ in range(max(0, pond_base + int(rng.integers(-1, 2))))) if t]
         riichi = int(rng.integers(len(pond))) if pond and rng.random() < 0.35 else None
 
@@ -739,20 +770,21 @@ def tile_set(style_seed, shared: Path) -> tuple[SetStyle, dict]:
 
 def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner", width: int = 1024,
                  height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None,
-                 clutter_rng: np.random.Generator | None = None) -> Scene:
+                 clutter_rng: np.random.Generator | None = None, win: bool = False) -> Scene:
     """One photo of a table.
 
     style_seed picks the tile set (scenes that share it show the same set, like one photo session; faces are then
     drawn once); None draws a fresh set from rng. clean=True: no photo degradations and no shadows; bg_rgb: a flat
     background colour instead of a textured table; clutter_rng: things that are not tiles about the table, drawn
-    from their own generator so the tiles and the photo are the same as without them (``clutter``).
+    from their own generator so the tiles and the photo are the same as without them (``clutter``); win: the first
+    seat shows a complete hand (``build_table``).
     """
     if style_seed is None:
         style = sample_style(rng, shared)
         atlas = None
     else:
         style, atlas = tile_set(style_seed, shared)
-    layout = build_table(rng, style, framing)
+    layout = build_table(rng, style, framing, win)
     cam = sample_camera(rng, framing, width, height, layout)
     if atlas is None:
         atlas = face_atlas(style, shared, rng, sorted({p.name for p in layout.tiles} | {"back"}))

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from vision.layout import Tile
-from vision.table import Table, read_table
+from vision.table import Table, read_table, score_seat
 
 from .evaluate import pair_by_overlap
 
@@ -65,14 +65,17 @@ def true_hands(table: dict) -> dict[int, dict]:
 
 
 def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
-    """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann)."""
+    """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann), and
+    ``offered``: the concealed tiles as each reading the readout offers would make them (``readings_that_complete``)."""
     out = []
     for seat in table.seats.values():
         if not seat.concealed and not seat.melds:
             continue
         indices = seat.concealed + [i for m in seat.melds for i in m.tile_indices]
         melds = sorted(_meld_key(m.kind, m.tiles, m.source) for m in seat.melds)
-        out.append(dict(seat=seat.name, concealed=sorted(table.tiles[i].kind for i in seat.concealed), melds=melds,
+        kinds = {i: table.tiles[i].kind for i in seat.concealed}
+        offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in score_seat(table, seat=seat.name).suggestions]
+        out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, offered=offered,
                         tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
     return out
 
@@ -120,6 +123,9 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
                 left.remove(m if m in same else same[0])
         exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
         totals["hands_right"] += exact
+        if p["offered"]:  # a 14-tile hand read not complete: does taking an offered reading make it right?
+            totals["hands_offered"] += 1
+            totals["hands_offered_truth"] += p["melds"] == t["melds"] and t["concealed"] in p["offered"]
         totals["own_hands_right"] += own and exact
         if not exact and all_read:
             totals[f"lost, every tile read: {_why_lost(t, p)}"] += 1

@@ -202,6 +202,25 @@ def test_same_seed_same_bytes_any_worker_count(shared, tmp_path):
     assert not np.array_equal(other.image, cv2.imread(str(tmp_path / "a/images/train/000000.jpg")))
 
 
+def test_wins_deal_the_first_seat_a_complete_hand_with_its_winning_tile_set_apart(shared):
+    from datasets.scenes import build_table
+    from datasets.tiles import sample_style
+    from rules.shanten import shanten
+    from rules.tiles import counts34
+
+    for k in range(12):
+        rng = np.random.default_rng([33, k])
+        layout = build_table(rng, sample_style(rng, shared), "corner", win=True)
+        names = [t.name for t in layout.tiles]
+        first, *others = layout.table["seats"]
+        concealed = [names[i] for i in first["concealed"]]
+        assert first["drawn"] == first["concealed"][-1]
+        assert len(concealed) + 3 * len(first["melds"]) == 14
+        assert shanten(counts34(concealed), len(first["melds"])) == -1, concealed
+        assert all(len(s["concealed"]) + 3 * len(s["melds"]) in (13, 14) for s in others)
+        assert max(Counter("5" + n[1] if n[0] == "0" else n for n in names).values()) <= 4
+
+
 def test_clutter_draws_things_that_are_not_tiles_and_leaves_the_tiles_as_they_were(shared, tmp_path):
     args = ["--n", "2", "--seed", "60", "--imgsz", "320", "--framing", "corner", "--workers", "1", "--shared",
             str(shared), "--format", "obb"]
@@ -525,7 +544,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     assert white == [False, False, True]
     generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
-    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0))
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False))
     tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
     labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
     white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]
