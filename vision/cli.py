@@ -128,8 +128,8 @@ def format_table(table: dict) -> str:
     out += [f"  note: {n}" for n in table.get("notes", [])]
     for x in table.get("suggestions", []):
         cx, cy = (sum(c) / len(c) for c in zip(*table["tiles"][x["tile"]]["polygon"]))
-        out.append(f"  maybe: the {x['read']} at ({cx:.0f}, {cy:.0f}) is a {x['kind']} (the reader gives it {x['probability']:.0%}): "
-                   f"then the hand is complete")
+        out.append(f"  maybe: the {x['read']} at ({cx:.0f}, {cy:.0f}) is a {x['kind']} "
+                   f"(the reader gives it {x['probability']:.0%}): then the hand is complete")
     if table.get("readout"):
         out.append("  " + format_readout(table["readout"]).replace("\n", "\n  "))
     return "\n".join(out)
