@@ -481,9 +481,12 @@ function drawSuggestions(el, suggestions) {
       state.highlight = new Set(on ? [s.tile] : state.problem !== null ? state.table.problems[state.problem].tiles : []);
       drawOverlay();
     };
+    const button = p.querySelector("button");
     p.addEventListener("mouseenter", () => light(true));
     p.addEventListener("mouseleave", () => light(false));
-    p.querySelector("button").addEventListener("click", () => { light(false); correctTile(s.tile, s.kind); });
+    button.addEventListener("focus", () => light(true));  // by keyboard too
+    button.addEventListener("blur", () => light(false));
+    button.addEventListener("click", () => { light(false); correctTile(s.tile, s.kind); });
   }
   el.appendChild(box);
 }
