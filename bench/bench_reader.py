@@ -1,7 +1,7 @@
 """Tile reader accuracy on the real crops of ../shared/data/real-tiles/crops (444 photos of one physical set,
 never used for training), and its speed on this CPU.
 
-    python bench/bench_reader.py [--model models/tile_reader.onnx] [--shared ../shared]
+    python bench/bench_reader.py [--model ONE_READER.onnx] [--shared ../shared]
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets.generate import default_shared  # noqa: E402
+from vision.models import shipped_reader  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
 
 # real-tiles file name stem -> rules notation
@@ -39,12 +40,12 @@ def real_crops(shared: Path) -> list[tuple[str, str]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", default=str(REPO / "models/tile_reader.onnx"))
+    ap.add_argument("--model", default=None, help="one reader file alone (default: the shipped reader and its second)")
     ap.add_argument("--shared", default=str(default_shared()))
     args = ap.parse_args()
     crops = real_crops(Path(args.shared))
     images = [cv2.imread(p) for p, _ in crops]
-    reader = TileReader(args.model)
+    reader = TileReader(args.model) if args.model else shipped_reader()
     reader.read(images[:8])  # warm-up
     t0 = time.perf_counter()
     readings = reader.read(images)
@@ -57,7 +58,7 @@ def main() -> None:
         if r.turns[0] != 0:  # the best turn that fits: a quarter or a half turn from how the crop stands
             flipped += 1
     correct = len(crops) - sum(wrong.values())
-    print(f"command: python bench/bench_reader.py --model {args.model}")
+    print("command: python bench/bench_reader.py" + (f" --model {args.model}" if args.model else ""))
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}")
     print(f"real crops read correctly: {correct}/{len(crops)} = {correct / len(crops):.2%}")
     print(f"read as turned a quarter or a half round (all are upright): {flipped}")

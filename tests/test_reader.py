@@ -54,6 +54,41 @@ class HalvesReader:
         return [kinds, turns]
 
 
+def stand_in(network, second=None) -> TileReader:
+    """A reader whose network is a stand-in (64 x 48 input), with a second reader or none."""
+    reader = TileReader.__new__(TileReader)
+    reader.session, reader.size, reader.outputs = network, (64, 48), ["kind_logits", "turn_logits"]
+    reader.second = second
+    return reader
+
+
+class SecondOpinion:
+    """A stand-in second reader: every crop is 2m (logit 3 against 1m's 0), its glyph at a quarter turn."""
+
+    def __init__(self):
+        self.batches = []
+
+    def run(self, _names, feeds):
+        n = len(feeds["crops"])
+        self.batches.append(n)
+        kinds = np.full((n, len(CLASSES)), -20.0, np.float32)
+        kinds[:, CLASSES.index("2m")], kinds[:, CLASSES.index("1m")] = 3.0, 0.0
+        turns = np.full((n, 4), -20.0, np.float32)
+        turns[:, 1] = 5.0
+        return [kinds, turns]
+
+
+def test_a_second_reader_looks_again_at_unsure_readings_in_place_of_the_turned_crop():
+    second = stand_in(SecondOpinion())
+    reader = stand_in(HalvesReader(), second)
+    unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
+    first, other = reader.read([unsure, sure])
+    assert reader.session.batches == [2] and second.session.batches == [1]  # the unsure crop, once, by the second
+    # 1m 0.574 / 2m 0.426 averaged with 1m 0.047 / 2m 0.953: 2m 0.689
+    assert first.kind == "2m" and abs(first.confidence - 0.689) < 2e-3
+    assert other.kind == "1m" and abs(other.confidence - 0.818) < 2e-3  # sure: as read, the second not asked
+
+
 def crop_of_halves(top: float, bottom: float) -> np.ndarray:
     crop = np.zeros((64, 48, 3), np.uint8)
     crop[:32], crop[32:] = round(255 * top), round(255 * bottom)
@@ -61,8 +96,7 @@ def crop_of_halves(top: float, bottom: float) -> np.ndarray:
 
 
 def test_an_unsure_reading_is_averaged_with_the_crop_turned_a_half_turn():
-    reader = TileReader.__new__(TileReader)
-    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
+    reader = stand_in(HalvesReader())
     # bright top, dark bottom: 1m (logit 2.4 against 2.1), unsure, at turn 0 (3.4 against 3.2); the crop turned a
     # half turn reads 2m clearly (2.1 against 0.6), its glyph at 0 surely (5.8 against 0.8): 2 from the crop as cut
     unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
@@ -73,8 +107,7 @@ def test_an_unsure_reading_is_averaged_with_the_crop_turned_a_half_turn():
 
 
 def test_a_reading_keeps_its_likeliest_kinds_for_the_table_to_choose_from():
-    reader = TileReader.__new__(TileReader)
-    reader.session, reader.size, reader.outputs = HalvesReader(), (64, 48), ["kind_logits", "turn_logits"]
+    reader = stand_in(HalvesReader())
     unsure, sure = crop_of_halves(0.8, 0.2), crop_of_halves(1.0, 0.0)
     first, second = reader.read([unsure, sure])
     # unsure: 1m 2.4 against 2m 2.1 (0.574 / 0.426), turned 0.6 against 3.9 (0.036 / 0.964), averaged
@@ -97,8 +130,7 @@ class FaceDownReader:
 
 
 def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_as_haku():
-    reader = TileReader.__new__(TileReader)
-    reader.session, reader.size, reader.outputs = FaceDownReader(), (64, 48), ["kind_logits", "turn_logits"]
+    reader = stand_in(FaceDownReader())
     ivory, grey, yellow, blue = (np.full((64, 48, 3), bgr, np.uint8) for bgr in
                                  ((212, 234, 241), (150, 150, 150), (40, 182, 228), (172, 92, 38)))
     white_edged_yellow = yellow.copy()
@@ -117,3 +149,15 @@ def test_the_real_sets_blank_haku_do_not_read_face_down(shared):
     readings = TileReader(MODEL).read([cv2.imread(str(p)) for p in files])
     assert not [p.name for p, r in zip(files, readings) if r.kind == "back"]
     assert sum(r.kind == "5z" for r in readings) >= 10
+
+
+def test_the_shipped_reader_comes_with_its_second_and_a_folder_of_one_reader_alone_looks_again_itself(tmp_path,
+                                                                                                      monkeypatch):
+    from vision.models import shipped_reader
+
+    reader = shipped_reader()
+    assert reader.path.name == "tile_reader.onnx" and reader.second.path.name == "tile_reader_second.onnx"
+    assert reader.second.second is None and reader.second.size == reader.size
+    (tmp_path / "tile_reader.onnx").write_bytes(MODEL.read_bytes())
+    monkeypatch.setenv("RIICHI_LENS_MODELS", str(tmp_path))
+    assert shipped_reader().second is None

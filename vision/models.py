@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 READER = "tile_reader.onnx"
+SECOND_READER = "tile_reader_second.onnx"  # looks again at the first's unsure readings (``vision.reader``)
 DETECTOR = "tile_detector.onnx"
 
 
@@ -32,3 +33,13 @@ def model_file(name: str) -> Path:
         raise FileNotFoundError(f"model {name} not found at {path}: reinstall riichi-lens, or set "
                                 f"RIICHI_LENS_MODELS to a folder holding {name}")
     return path
+
+
+def shipped_reader():
+    """The shipped reader with its second (where the models folder has one: a folder of other weights to try,
+    ``RIICHI_LENS_MODELS``, may hold a first reader alone, which then looks again at the crop a half turned)."""
+    from .reader import TileReader
+
+    first = model_file(READER)
+    second = first.with_name(SECOND_READER)
+    return TileReader(first, second if second.is_file() else None)

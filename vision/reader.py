@@ -72,12 +72,14 @@ class TileReader:
     """The reader on onnxruntime. ``read`` with a calibration ``profile`` (``vision.calibrate``): the set's own
     face classifier says which face a tile is; the shipped heads still say face down or not, and the turn."""
 
-    def __init__(self, model_path: str | Path):
+    def __init__(self, model_path: str | Path, second: str | Path | None = None):
         self.path = Path(model_path)
         self.session = cpu_session(model_path)
         h, w = self.session.get_inputs()[0].shape[2:]
         self.size = (int(h), int(w))
         self.outputs = [o.name for o in self.session.get_outputs()]
+        # a second reader, trained apart, that looks again at unsure readings (``read``)
+        self.second = TileReader(second) if second is not None else None
 
     @cached_property
     def sha256(self) -> str:
@@ -115,7 +117,15 @@ class TileReader:
         # of seed 9 at 1024 / 2048 px 96.3 -> 97.1 % / 97.9 -> 98.1 %). Reading again the tiles whose turn alone
         # is unsure gained 0.1-0.2 points more but read a quarter of the real photos' tiles twice, not an eighth
         unsure = np.flatnonzero(probs.max(1) < REREAD_BELOW)
-        if len(unsure):
+        if len(unsure) and self.second is not None and profile is None:
+            # the second look by a reader trained apart (its own seed and data), which errs elsewhere: dev tiles
+            # of seeds 18-20 cut from their true polygons 60,623 -> 60,842 of 62,719 for the same one more run
+            # (models/README.md, session 27). A profile fits this reader's features only: it keeps the turned look
+            other = self.second._run([crops[k] for k in unsure])
+            again = _face_down_as_haku(_kind_probabilities(other, None), blank[unsure])
+            probs[unsure] = (probs[unsure] + again) / 2
+            turn_probs[unsure] = (turn_probs[unsure] + _turn_probabilities(other)) / 2
+        elif len(unsure):
             turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
             again = _face_down_as_haku(_kind_probabilities(turned, profile), blank[unsure])
             probs[unsure] = (probs[unsure] + again) / 2

@@ -21,7 +21,7 @@ from .detector import Detection, TileDetector
 from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
-from .models import DETECTOR, READER, model_file
+from .models import DETECTOR, model_file, shipped_reader
 from .reader import TileReader
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
@@ -150,7 +150,7 @@ class TileFinder:
 
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
-        self.reader = TileReader(reader or model_file(READER))
+        self.reader = TileReader(reader) if reader else shipped_reader()
         self._profiles: dict = {}
 
     def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
