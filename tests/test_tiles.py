@@ -143,7 +143,9 @@ def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(sh
     canvas[200 - h // 2:200 - h // 2 + h, 200 - w // 2:200 - w // 2 + w] = crop
     photo = cv2.warpAffine(canvas, cv2.getRotationMatrix2D((200, 200), -25, 1.0), (400, 400),
                            borderValue=(50, 110, 40))  # the face turned 25 degrees clockwise
-    finder = tiles.TileFinder()
+    from vision.models import READER, model_file
+
+    finder = tiles.TileFinder(reader=model_file(READER))  # v6 alone: the second reader reads even this cut right
     box = Detection((200.0, 200.0), (float(w), float(h)), 25.0 + 40.0, 0.9)
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: [box])
     monkeypatch.setattr(tiles, "RECUT_BELOW", 0.0)  # never cut again: the box as the detector gave it
