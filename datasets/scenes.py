@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import lie_of
+from .classes import kind_of, lie_of
 from .tiles import Placed, SetStyle, face_atlas, lying, outline, sample_style, standing
 
 SOURCES = ("left", "across", "right")
@@ -102,7 +102,7 @@ def deal_complete(wall: Wall, rng: np.random.Generator, n: int) -> list[str] | N
             win = taken.pop(int(rng.integers(len(taken))))
             return sorted(taken, key=sort_key) + [win]
         for t in taken:  # put back and try again
-            wall.left[t if t[0] != "0" else "5" + t[1]].append(t)
+            wall.left[kind_of(t)].append(t)
     return None
 
 

@@ -74,6 +74,8 @@ def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
         indices = seat.concealed + [i for m in seat.melds for i in m.tile_indices]
         melds = sorted(_meld_key(m.kind, m.tiles, m.source) for m in seat.melds)
         kinds = {i: table.tiles[i].kind for i in seat.concealed}
+        # the whole readout, not ``readings_that_complete`` alone: a hand the readout refuses (a fifth copy counting
+        # the discards) is offered nothing, and the bench counts what the user is offered
         offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in score_seat(table, seat=seat.name).suggestions]
         out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, offered=offered,
                         tiles={to_ann[i] for i in indices if to_ann[i] is not None}))

@@ -117,20 +117,21 @@ class TileReader:
         # of seed 9 at 1024 / 2048 px 96.3 -> 97.1 % / 97.9 -> 98.1 %). Reading again the tiles whose turn alone
         # is unsure gained 0.1-0.2 points more but read a quarter of the real photos' tiles twice, not an eighth
         unsure = np.flatnonzero(probs.max(1) < REREAD_BELOW)
-        if len(unsure) and self.second is not None and profile is None:
-            # the second look by a reader trained apart (its own seed and data), which errs elsewhere: dev tiles
-            # of seeds 18-20 cut from their true polygons 60,623 -> 60,842 of 62,719 for the same one more run
-            # (models/README.md, session 27). A profile fits this reader's features only: it keeps the turned look
-            other = self.second._run([crops[k] for k in unsure])
-            again = _face_down_as_haku(_kind_probabilities(other, None), blank[unsure])
-            probs[unsure] = (probs[unsure] + again) / 2
-            turn_probs[unsure] = (turn_probs[unsure] + _turn_probabilities(other)) / 2
-        elif len(unsure):
-            turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
-            again = _face_down_as_haku(_kind_probabilities(turned, profile), blank[unsure])
-            probs[unsure] = (probs[unsure] + again) / 2
-            # the turned crop's glyph is a half turn further round from its up
-            turn_probs[unsure] = (turn_probs[unsure] + np.roll(_turn_probabilities(turned), 2, axis=1)) / 2
+        if len(unsure):
+            if self.second is not None and profile is None:
+                # the second look by a reader trained apart (its own seed and data), which errs elsewhere: dev
+                # tiles of seeds 18-20 cut from their true polygons 60,623 -> 60,842 of 62,719 for the same one
+                # more run (models/README.md, session 27). A profile fits this reader's features only: it keeps
+                # the turned look
+                other = self.second._run([crops[k] for k in unsure])
+                again, turns_again = _kind_probabilities(other, None), _turn_probabilities(other)
+            else:
+                turned = self._run([np.ascontiguousarray(crops[k][::-1, ::-1]) for k in unsure])
+                # the turned crop's glyph is a half turn further round from its up
+                again = _kind_probabilities(turned, profile)
+                turns_again = np.roll(_turn_probabilities(turned), 2, axis=1)
+            probs[unsure] = (probs[unsure] + _face_down_as_haku(again, blank[unsure])) / 2
+            turn_probs[unsure] = (turn_probs[unsure] + turns_again) / 2
         readings = []
         for p, t in zip(probs, turn_probs):
             likeliest = np.argsort(-p)[:CANDIDATES]
