@@ -337,6 +337,19 @@ def test_white_backs_read_as_haku_are_face_down_in_a_wall_but_a_haku_in_the_hand
     assert [t.kind for t in table.tiles[13:]] == ["5z", "5z"]
 
 
+def test_four_haku_among_faces_in_a_hand_stay_haku_when_a_fifth_blank_is_misread_elsewhere():
+    """Five blank tiles read, so one is a misread or white backs show; but a hand row of seven with three faces
+    is no wall (a wall, or a hand standing back to the camera, is blank but for its dora indicator): its four
+    haku are haku (dev seed 18 scene 5, a 3p in a pon read as haku, had turned such a hand's haku face down)."""
+    hand = lay_row("9m 9m 9m 5z 5z 5z 5z", 0, origin=(200.0, 700.0))
+    table = read_table(hand + lay_row("5z", 0, origin=(200.0, 400.0)))
+    assert [t.kind for t in table.tiles[:7]] == "9m 9m 9m 5z 5z 5z 5z".split()
+    # a short wall fragment of white backs beside its dora indicator is still face down
+    wall = [replace(t, kind="5z") if t.kind == "back" else t for t in lay_row("# # 6p", -90, origin=(760.0, 760.0))]
+    table = read_table(hand + wall)
+    assert [t.kind for t in table.tiles[7:]] == ["back", "back", "6p"]
+
+
 @pytest.mark.parametrize("kan, kind", [("5z 8m 8m 5z", "8m"), ("0p 5z 5z 5p", "5p")])
 def test_a_closed_kan_of_a_set_with_white_backs_reads_its_blank_pair_as_face_down(kan, kind):
     """White backs show a closed kan's face-down pair as two blank faces, read as haku: the kan's layout says

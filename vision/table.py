@@ -168,13 +168,16 @@ def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
 def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
     """A set whose backs are white shows its face-down tiles as blank white faces, read as haku; a set holds
     four haku, so with more than four read, those in rows mostly of blank tiles (a wall, a hand standing back to
-    the camera) are face down. A blank tile among faces stays a haku; one a person fixed stays as fixed."""
+    the camera) are face down: rows of more than four blanks, or blank but for one face (a dora indicator). A
+    blank tile among faces stays a haku, four of them too (a hand holding four haku, when a fifth blank elsewhere
+    is a misread); one a person fixed stays as fixed."""
     if sum(t.kind == "5z" for t in tiles) <= 4:
         return tiles
     out = list(tiles)
     for seg in segments(tiles):
         blank = [i for i in seg if tiles[i].kind in ("5z", "back")]
-        if len(seg) >= 3 and 2 * len(blank) > len(seg):
+        faces = len(seg) - len(blank)
+        if len(seg) >= 3 and 2 * len(blank) > len(seg) and (len(blank) > 4 or faces <= 1):
             for i in blank:
                 if tiles[i].kind == "5z" and not tiles[i].fixed:
                     out[i] = replace(tiles[i], kind="back")
