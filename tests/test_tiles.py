@@ -398,6 +398,9 @@ def test_a_box_straddling_two_tiles_is_dropped_and_overlapping_neighbours_are_ke
     assert drop_straddling(aslant) == aslant
     # the surer of two boxes on one tile stays, the other goes; order is kept
     assert drop_straddling([_box(0, 0, confidence=0.4), _box(2, 1, confidence=0.8)]) == [_box(2, 1, confidence=0.8)]
+    # a tile whose box the detector was sure of stays, however its neighbours' boxes cover it (a row of sheared
+    # faces' long rectangles) and however unsurely it was read
+    assert drop_straddling(row + [straddling], [False, False, False, True]) == row + [straddling]
 
 
 def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_half_its_width_is_kept():

@@ -12,6 +12,7 @@ such a tile is never reported upside down, and the row it lies in has the last w
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -47,6 +48,12 @@ ROW_SIZE_RATIO = 1.6  # ...and no more than this much larger or smaller
 # (``drop_straddling``). Chosen on generated scenes of seeds 9, 10, 16 and 17: 0.6 lost a snapshot, 0.5 dropped
 # real tiles that overlap in a steep photo.
 STRADDLE_COVER = 0.65
+# ...unless the detector found its box at least this sure: a row seen low and aslant shows sheared faces, whose
+# rectangles are up to 1.4 times as long as the faces and overlap their neighbours', and a tile read unsurely there
+# was covered so by its two neighbours' boxes (a 2z 112 px wide in a 2048 px snapshot, its box 0.89 sure). Straddling
+# boxes are less sure than that: on dev seeds 18-20 end to end 592 hands (596 with no such drop, but 2 whole-table
+# hands fewer), 595 kept from 0.7 sure, 594 from 0.6, 593 from 0.8 (session 28)
+STRADDLE_BOX_SURE = 0.7
 FRAME_PX = 3  # a box reaching this near the photo's edge is cut by the frame...
 CUT_SHORT = 0.5  # ...and dropped when its short side is under this share of the uncut tiles' median...
 SLIVER_SURE = 0.5  # ...unless it is read at least this surely (a far hand's tile cut by a snapshot's edge)
@@ -166,7 +173,8 @@ class TileFinder:
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
-        return [t for t in drop_straddling(drop_cut_by_frame(tiles, image.shape))
+        tiles = drop_straddling(tiles, [d.confidence >= STRADDLE_BOX_SURE for d in detections])
+        return [t for t in drop_cut_by_frame(tiles, image.shape)
                 if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)]
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
@@ -277,10 +285,11 @@ def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     return [t for k, t in enumerate(tiles) if not sliver[k]]
 
 
-def drop_straddling(tiles: list[Tile]) -> list[Tile]:
+def drop_straddling(tiles: list[Tile], boxed_surely: Sequence[bool] = ()) -> list[Tile]:
     """The tiles less those whose face is mostly covered by surer tiles: the detector's box straddling two
     standing tiles (half of each) overlaps either too little for its suppression, and was read as one more tile
-    of the hand. Order is kept."""
+    of the hand. A tile marked in ``boxed_surely`` (its box found at least ``STRADDLE_BOX_SURE`` sure) stays
+    whatever covers it. Order is kept."""
     n = len(tiles)
     if n < 2:
         return tiles
@@ -299,7 +308,7 @@ def drop_straddling(tiles: list[Tile]) -> list[Tile]:
     perimeter = np.hypot(x - np.roll(x, -1, axis=1), y - np.roll(y, -1, axis=1)).sum(axis=1)
     dropped = set()
     for r, k in enumerate(order):
-        if overlap[k] <= STRADDLE_COVER * (area[k] - perimeter[k]):
+        if overlap[k] <= STRADDLE_COVER * (area[k] - perimeter[k]) or (k < len(boxed_surely) and boxed_surely[k]):
             continue
         low, high = lows[k], highs[k]
         own = np.zeros((high[1] - low[1], high[0] - low[0]), np.uint8)
