@@ -51,7 +51,7 @@ STRADDLE_COVER = 0.65
 # ...unless the detector found its box at least this sure: a row seen low and aslant shows sheared faces, whose
 # rectangles are up to 1.4 times as long as the faces and overlap their neighbours', and a tile read unsurely there
 # was covered so by its two neighbours' boxes (a 2z 112 px wide in a 2048 px snapshot, its box 0.89 sure). Straddling
-# boxes are less sure than that: on dev seeds 18-20 end to end 592 hands (596 with no such drop, but 2 whole-table
+# boxes are less sure than that: on dev seeds 18-20 end to end 592 hands (593 with no such drop, 2 whole-table
 # hands fewer), 595 kept from 0.7 sure, 594 from 0.6, 593 from 0.8 (session 28)
 STRADDLE_BOX_SURE = 0.7
 FRAME_PX = 3  # a box reaching this near the photo's edge is cut by the frame...
