@@ -321,21 +321,25 @@ def test_an_upright_meld_tile_read_sideways_gives_way_to_the_longer_one():
 
 
 @pytest.mark.parametrize("angle", ANGLES)
-@pytest.mark.parametrize("called_at, source", [(0, "left"), (2, "right")])
-def test_of_two_meld_tiles_read_sideways_alike_in_length_the_plainer_is_the_called_one(angle, called_at, source):
+@pytest.mark.parametrize("size, kind", [(3, "pon"), (4, "daiminkan")])
+@pytest.mark.parametrize("called_at_right", [False, True])
+def test_of_two_meld_tiles_read_sideways_alike_in_length_the_plainer_is_the_called_one(angle, size, kind,
+                                                                                       called_at_right):
     """Seen low and aslant, a sheared face's box may lean about 45 degrees and read sideways though upright (a
-    pon of 2z, dev seed 17 at 2048 px); where lengths do not tell, the tile more plainly sideways is the called
-    one, and a note says the source is in doubt, rather than three tiles flagged among the concealed ones."""
-    meld = ["2z", "2z", "2z"]
+    pon of 2z, dev seed 17 at 2048 px; a daiminkan of 1p, dev seed 19); where lengths do not tell, the tile more
+    plainly sideways is the called one, and a note says the source is in doubt, rather than the meld's tiles flagged
+    among the concealed ones (or a pon read of three of a kan's four and the fourth left a stray)."""
+    called_at, source = (size - 1, "right") if called_at_right else (0, "left")
+    meld = ["2z"] * size
     meld[called_at] += ">"
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + " ".join(meld), angle)
-    leaning = 12 if called_at == 0 else 10  # the upright end tile's box, turned 50 degrees about its centre
+    leaning = 10 if called_at_right else 10 + size - 1  # the upright end tile's box, turned 50 degrees
     c, a = tiles[leaning].center, math.radians(50)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     tiles[leaning] = Tile("2z", tuple(tuple(rot @ (np.array(p) - c) + c) for p in tiles[leaning].corners))
     r = read_one(tiles)
     (m,) = r.melds
-    assert (m.kind, m.source, m.tile_indices[m.called_place]) == ("pon", source, 10 + called_at)
+    assert (m.kind, m.source, m.tile_indices[m.called_place]) == (kind, source, 10 + called_at)
     assert r.problems == [] and len(r.concealed) == 10 and any("look sideways" in n for n in m.notes)
 
 

@@ -855,14 +855,15 @@ def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[in
 
     Where two of three read sideways and their lengths do not tell (an upright tile misread a quarter turned, a
     sheared face's box leaning near 45 degrees), a run's called tile is its left one (a chi is called from the
-    left), and of a pon's two the one more plainly sideways is taken, with a note that its source is in doubt: a
-    meld whose source is in doubt scores as the hand does, three tiles flagged among the concealed ones do not
-    (dev scenes end to end: 559 -> 563 hands of 664). A tile whose lie a person set is not second-guessed."""
+    left), and of a pon's or a daiminkan's two the one more plainly sideways is taken, with a note that its source
+    is in doubt: a meld whose source is in doubt scores as the hand does, tiles flagged among the concealed ones do
+    not (dev scenes end to end: 559 -> 563 hands of 664; the daiminkan too, session 28: 595 -> 596 of 763, a kan of
+    1p read as a pon and a stray). A tile whose lie a person set is not second-guessed."""
     if len(side) == 1:
         return side[0], []
     if (longest := _called_by_length(tiles, line, group)) is not None:
         return longest, []
-    if len(side) != 2 or len(group) != 3 or any(tiles[i].fixed for i in group):
+    if len(side) != 2 or any(tiles[i].fixed for i in group):
         return None, []
     if run and 0 in side:
         return 0, []
