@@ -93,6 +93,24 @@ def test_each_meld_layout_gives_kind_and_source(meld_spec, kind, source, called,
     assert len(meld.tiles) == (3 if kind in ("chi", "pon") else 4)
 
 
+@pytest.mark.parametrize("angle", ANGLES)
+def test_an_added_kan_whose_lower_tiles_box_reaches_under_the_stacked_one_is_read_so(angle):
+    """The detector's box on an added kan's lower sideways tile may take in part of the tile stacked on it (dev
+    seed 20: 1.45 times the tile's depth, a square box): the stacked tile then lies only half the lower box's
+    depth beyond it, and is still the tile on it, not a fifth place of the meld (read before as a pon and a
+    concealed tile)."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2s 2s 2s^2s", 0, origin=(0.0, 0.0))
+    (x0, _), _, (x1, _), _ = tiles[12].polygon  # the lower sideways tile, from its owner's side up to depth -W
+    tiles[12] = Tile("2s", ((x0, 0.0), (x0, -1.45 * W), (x1, -1.45 * W), (x1, 0.0)))
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    tiles = [Tile(t.kind, tuple(tuple(rot @ np.array(p) + 400.0) for p in t.polygon)) for t in tiles]
+    r = read_one(tiles)
+    assert len(r.concealed) == 10 and r.problems == []
+    (meld,) = r.melds
+    assert (meld.kind, meld.source, sorted(meld.tile_indices)) == ("kakan", "right", [10, 11, 12, 13])
+
+
 @pytest.mark.parametrize("meld_spec", ["# 9m 9m #", "9m # # 9m"])
 def test_closed_kan_seen_at_a_grazing_angle_joins_its_row(meld_spec):
     """A far player's row in a low photo: every tile squashed to a third of its depth, so a face-down tile is
