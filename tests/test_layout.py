@@ -99,12 +99,11 @@ def test_an_added_kan_whose_lower_tiles_box_reaches_under_the_stacked_one_is_rea
     seed 20: 1.45 times the tile's depth, a square box): the stacked tile then lies only half the lower box's
     depth beyond it, and is still the tile on it, not a fifth place of the meld (read before as a pon and a
     concealed tile)."""
-    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2s 2s 2s^2s", 0, origin=(0.0, 0.0))
-    (x0, _), _, (x1, _), _ = tiles[12].polygon  # the lower sideways tile, from its owner's side up to depth -W
-    tiles[12] = Tile("2s", ((x0, 0.0), (x0, -1.45 * W), (x1, -1.45 * W), (x1, 0.0)))
-    a = math.radians(angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    tiles = [Tile(t.kind, tuple(tuple(rot @ np.array(p) + 400.0) for p in t.polygon)) for t in tiles]
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2s 2s 2s^2s", angle)
+    near, far, far_end, near_end = np.array(tiles[12].polygon)  # the lower sideways tile: its owner's side first
+    deeper = 1.45  # its far edge pushed away from the owner, under the stacked tile
+    tiles[12] = Tile("2s", tuple(map(tuple, (near, near + deeper * (far - near),
+                                             near_end + deeper * (far_end - near_end), near_end))))
     r = read_one(tiles)
     assert len(r.concealed) == 10 and r.problems == []
     (meld,) = r.melds
