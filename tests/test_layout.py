@@ -13,6 +13,15 @@ from vision.layout import Tile, lines, read_line
 W, H = 30.0, 40.0
 
 
+def rotated(points, angle_deg: float, about=(0.0, 0.0)) -> list[tuple[float, float]]:
+    """Points turned ``angle_deg`` degrees about a point (image axes: y down, so a positive angle turns
+    clockwise on screen)."""
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    c = np.asarray(about, dtype=float)
+    return [tuple(rot @ (np.asarray(p, dtype=float) - c) + c) for p in points]
+
+
 def lay_row(spec: str, angle_deg: float = 0.0, origin=(400.0, 400.0), gap_between=1.0) -> list[Tile]:
     """Tiles of a row read left to right by its owner. Items: ``5m`` upright, ``5m>`` sideways, ``5m^7m`` a
     sideways 5m with a sideways 7m stacked on it, ``#`` a face-down tile, ``|`` a gap of ``gap_between`` tiles."""
@@ -33,9 +42,7 @@ def lay_row(spec: str, angle_deg: float = 0.0, origin=(400.0, 400.0), gap_betwee
             kind = "back" if item == "#" else item
             placed.append((kind, [(x, -H), (x + W, -H), (x + W, 0), (x, 0)]))
             x += W
-    a = math.radians(angle_deg)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return [Tile(k, tuple(tuple(rot @ np.array(p) + origin) for p in pts)) for k, pts in placed]
+    return [Tile(k, tuple(tuple(np.array(p) + origin) for p in rotated(pts, angle_deg))) for k, pts in placed]
 
 
 def from_polygons(polygons) -> list[Tile]:
@@ -177,11 +184,10 @@ def test_a_wall_touching_the_hands_left_end_is_left_out_of_it(wall, angle):
 def test_a_wall_whose_end_lies_before_the_hands_end_is_not_joined_to_it(angle):
     """A far seat's hand with the dead wall in front of its end (generated scene 156 of seed 18): the wall's first
     tile lies before the hand's last, not beside it, so the two rows are not one line."""
-    a = math.radians(angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     hand = lay_row("1p 2p 8p 8p 9p 2s 6s 7s 9s 5z", angle)
     # the wall starts a fifth of a tile on from the hand's last tile, 0.7 of a tile width in front of the row
-    wall = lay_row("# 3s 8s 6s #", angle, origin=tuple(np.array([400.0, 400.0]) + rot @ np.array([9.2 * W, -0.7 * W])))
+    (start,) = rotated([(400.0 + 9.2 * W, 400.0 - 0.7 * W)], angle, about=(400.0, 400.0))
+    wall = lay_row("# 3s 8s 6s #", angle, origin=start)
     tiles = hand + wall
     r = read_line(tiles, longest(lines(tiles)))
     assert kinds(tiles, r.concealed) == ["1p", "2p", "8p", "8p", "9p", "2s", "6s", "7s", "9s", "5z"]
@@ -206,11 +212,9 @@ def test_a_lone_sideways_tile_before_a_hands_first_tile_is_not_joined_to_it(angl
 def test_two_seats_rows_meeting_at_a_corner_are_not_one_line(angle, bend):
     """A low photo shows the next seat's row running on a tile beyond a hand's end, bent 27 degrees (scene 113
     of seed 19): a hand and its melds lie on one straight line, and a photo keeps a line straight."""
-    a = math.radians(angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     hand = lay_row("1s 2p 3m 4z 5m 5z 6m 6s 7m 7m 7p 8m 8m 8s", angle)
-    start = np.array([400.0, 400.0]) + rot @ np.array([16.0 * W, 0.0])
-    other = lay_row("9m 2p 5p 6s 9s 1p 6s 5z", angle + bend, origin=tuple(start))
+    (start,) = rotated([(400.0 + 16.0 * W, 400.0)], angle, about=(400.0, 400.0))
+    other = lay_row("9m 2p 5p 6s 9s 1p 6s 5z", angle + bend, origin=start)
     tiles = hand + other
     ls = lines(tiles)
     r = read_line(tiles, longest(ls))
@@ -351,9 +355,7 @@ def test_of_two_meld_tiles_read_sideways_alike_in_length_the_plainer_is_the_call
     meld[called_at] += ">"
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | " + " ".join(meld), angle)
     leaning = 10 if called_at_right else 10 + size - 1  # the upright end tile's box, turned 50 degrees
-    c, a = tiles[leaning].center, math.radians(50)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    tiles[leaning] = Tile("2z", tuple(tuple(rot @ (np.array(p) - c) + c) for p in tiles[leaning].corners))
+    tiles[leaning] = Tile("2z", tuple(rotated(tiles[leaning].corners, 50, about=tiles[leaning].center)))
     r = read_one(tiles)
     (m,) = r.melds
     assert (m.kind, m.source, m.tile_indices[m.called_place]) == (kind, source, 10 + called_at)
@@ -869,9 +871,7 @@ def test_a_called_quarter_turn_alike_tile_a_little_long_but_shallow_is_sideways(
     squeezed = c.copy()
     squeezed[:, 0] = centre[0] + (c[:, 0] - centre[0]) * 34 / 40  # 34 px along the row instead of 40
     tiles[k] = Tile("4p", tuple(map(tuple, squeezed)))
-    a = math.radians(angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    tiles = [Tile(t.kind, tuple(tuple(rot @ (np.array(p) - 400) + 400) for p in t.polygon)) for t in tiles]
+    tiles = [Tile(t.kind, tuple(rotated(t.polygon, angle, about=(400.0, 400.0)))) for t in tiles]
     r = read_one(tiles)
     assert kinds(tiles, r.concealed) == ["1m", "2m", "3m", "5m", "6m", "7m", "7s", "8s", "9s", "1z"]
     assert [(m.kind, m.source) for m in r.melds] == [("pon", source)]
