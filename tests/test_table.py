@@ -14,7 +14,7 @@ from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
 from vision.cli import format_table
 from vision.layout import Tile
 from vision.tiles import _upward
-from vision.table import read_table, score_table
+from vision.table import read_table, score_table, sorted_hand
 
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z (shanpon)
 
@@ -218,6 +218,50 @@ def test_a_fifth_copy_is_not_taken_from_a_pon_whose_tiles_agree_when_another_cop
     tiles[9] = replace(tiles[9], candidates=(("6z", 0.95), ("7z", 0.05)))
     table = read_table(tiles)
     assert table.tiles[10].kind == "2z" and any("pon" in p.message for p in table.problems)
+
+
+def test_a_sorted_hand_is_each_suit_together_numbers_rising_and_alike_honours_side_by_side():
+    assert sorted_hand("1p 2p 2p 0p 6p 1m 9m 7z 7z 1z 3s".split())  # suits in any order, a red five as a five
+    assert sorted_hand("1z 1z 5z 5z 5z 2z".split())  # honours in a player's own order
+    assert not sorted_hand("1m 3m 2m".split())
+    assert not sorted_hand("1m 1p 2m".split())  # the man split by a pin
+    assert not sorted_hand("1z 2z 1z 3m".split())  # two east apart
+
+
+SORTED_BUT_ONE = "1m 2m 3m 4p 5p 6p 7s 6s 9s 1z 1z 5z 5z"  # the 6s between 7s and 9s: misread
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 180, 233])
+def test_a_sorted_hand_with_one_tile_out_of_order_takes_it_as_the_candidate_that_puts_it_in_order(degrees):
+    """Players keep their hands sorted: a 6s between 7s and 9s, read 50 % sure and an 8s at 30 % (a 4s at 10 %
+    would not sort the hand), is taken as the 8s, with a note, at any roll of the photo."""
+    tiles = turn(lay_row(SORTED_BUT_ONE, 0, origin=(200.0, 500.0)), degrees)
+    tiles[7] = replace(tiles[7], confidence=0.5, candidates=(("6s", 0.5), ("8s", 0.3), ("4s", 0.1)))
+    tiles[2] = replace(tiles[2], confidence=0.6, candidates=(("3m", 0.6), ("8m", 0.35)))  # in order as read
+    table = read_table(tiles)
+    assert kinds(table, table.seats["self"].concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z".split()
+    assert table.tiles[7].confidence == 0.3 and any("6s is taken as 8s" in n for n in table.notes)
+
+
+def test_a_tile_out_of_order_stays_as_read_where_no_likely_candidate_sorts_the_hand():
+    """Left as read: a candidate under a twentieth as likely as the kind read; a hand a player did not sort (a
+    5p before the man as well); a tile a person set; a candidate shown four times already; the last of 14 shown,
+    which may be the tile just drawn."""
+    def read(spec, k, candidates, **changes):
+        tiles = lay_row(spec, 0, origin=(200.0, 700.0)) + lay_row("8s 8s 8s 8s", 0, origin=(200.0, 500.0))
+        tiles[k] = replace(tiles[k], confidence=candidates[0][1], candidates=candidates, **changes)
+        table = read_table(tiles)
+        return kinds(table, table.seats["self"].concealed), table.notes
+
+    likely = (("6s", 0.5), ("9s", 0.3))
+    assert read(SORTED_BUT_ONE, 7, (("6s", 0.9), ("9s", 0.04))) == (SORTED_BUT_ONE.split(), [])
+    assert read(SORTED_BUT_ONE, 7, likely)[0][7] == "9s"
+    unsorted = "5p 1m 2m 3m 4p 6p 7s 6s 9s 1z 1z 5z 5z"
+    assert read(unsorted, 7, likely) == (unsorted.split(), [])
+    assert read(SORTED_BUT_ONE, 7, likely, fixed=True) == (SORTED_BUT_ONE.split(), [])
+    assert read(SORTED_BUT_ONE, 7, (("6s", 0.5), ("8s", 0.3))) == (SORTED_BUT_ONE.split(), [])  # four 8s in a pond
+    drawn_last = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 3m"
+    assert read(drawn_last, 13, (("3m", 0.5), ("5z", 0.4))) == (drawn_last.split(), [])
 
 
 def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():

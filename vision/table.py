@@ -111,7 +111,76 @@ def read_table(tiles: list[Tile]) -> Table:
         first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
         in_sets = frozenset(i for seat in first.seats.values() for m in seat.melds
                             if m.kind != "chi" for i in m.tile_indices)  # a pon or kan: its tiles alike
-    return _read_seats(*_fifth_copies_read_again(tiles, in_sets))
+    settled, notes = _fifth_copies_read_again(tiles, in_sets)
+    table = _read_seats(list(settled), notes)  # on a copy, as above
+    retaken = _sorted_hands_read_again(table)
+    if not retaken:
+        return table
+    for i, alt in retaken:
+        notes.append(f"a hand sorted but for one tile: its {settled[i].kind} is taken as {alt}, also likely to the "
+                     "reader, which puts it in order")
+        settled[i] = read_as(settled[i], alt)
+    return _read_seats(settled, notes)
+
+
+# A hand is kept sorted: each suit together, numbers rising left to right, alike honours side by side
+SORTED_MIN_TILES = 5  # a hand shows this many face-up concealed tiles before its order says anything
+OUT_OF_ORDER_FLOOR = 0.05  # a tile out of order is taken as a kind at least this much as likely as the one read
+
+
+def sorted_hand(kinds: list[str]) -> bool:
+    """Whether tiles in a row are as a player sorts a hand: each suit in one block (in any order of suits),
+    numbers rising in a suit (a red five as a five), honours in one block with alike ones side by side (players
+    order honours differently)."""
+    blocks: list[str] = []
+    last: tuple[str, int] | None = None
+    honours: list[str] = []
+    for kind in map(plain, kinds):
+        suit, number = kind[1], int(kind[0])
+        if last is None or suit != last[0]:
+            if suit in blocks:
+                return False
+            blocks.append(suit)
+        elif suit != "z" and number < last[1]:
+            return False
+        if suit == "z" and (not honours or honours[-1] != kind):
+            if kind in honours:
+                return False
+            honours.append(kind)
+        last = (suit, number)
+    return True
+
+
+def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
+    """Players keep their hands sorted (``sorted_hand``), so a hand in order but for one tile has that tile
+    misread: where taking one tile as one of its candidate kinds (at least ``OUT_OF_ORDER_FLOOR`` as likely as
+    the kind read, and no fifth copy) puts a hand in order, the likeliest such change, per seat, as (tile, kind).
+    The tile drawn last may stand unsorted: set apart, or the last of 14 shown, it is left out. A hand out of
+    order otherwise (one a player did not sort) changes nothing. On the generated dev scenes of seeds 18-20 end to
+    end, 597 -> 611 of 763 hands right, none lost (tiles: 30 taken right, 8 right ones taken wrong, in hands
+    already wrong for another tile); held-out seeds 7 / 8, 438 -> 445 of 531."""
+    counts = _face_up_counts(table.tiles)
+    out = []
+    for seat in table.seats.values():
+        faces = [i for i in seat.concealed if i != seat.drawn]
+        if seat.shown == 14 and seat.drawn is None:
+            faces = faces[:-1]
+        kinds = [table.tiles[i].kind for i in faces]
+        if len(faces) < SORTED_MIN_TILES or sorted_hand(kinds):
+            continue
+        best = None
+        for k, i in enumerate(faces):
+            t = table.tiles[i]
+            if t.fixed or not t.likely_kinds:
+                continue
+            p_read = t.likely_kinds[0][1]
+            for alt, p in t.likely_kinds[1:]:
+                if (alt != "back" and counts[plain(alt)] < 4 and p >= OUT_OF_ORDER_FLOOR * p_read
+                        and sorted_hand(kinds[:k] + [alt] + kinds[k + 1:]) and (best is None or p > best[0] * p_read)):
+                    best = (p / p_read, i, alt)
+        if best is not None:
+            out.append(best[1:])
+    return out
 
 
 def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
