@@ -38,7 +38,7 @@ def report(name: str, t: dict) -> None:
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "
               f"{pct(t['hands_all_read'], t['hands'])}")
     if t.get("reread"):
-        print(f"    tiles the table took as another kind than read (a meld, a fifth copy, white backs): {t['reread']}, "
+        print(f"    tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order): {t['reread']}, "
               f"right after {t['reread_right']}, before {t['reread_was_right']}")
     if t.get("hands_offered"):
         print(f"    14-tile hands read not complete and offered a reading that completes them: {t['hands_offered']}, "
