@@ -3,17 +3,22 @@
     python -m datasets.generate --out data/eval-corner --n 200 --seed 7 --framing corner --format obb --classes tile
     python -m datasets.generate --out data/eval-table --n 100 --seed 8 --framing table --format obb --classes tile
     python bench/bench_tables.py data/eval-corner data/eval-table [--pixels] [--limit N]
-                                 [--perfect-detector smallest|bisector]
+                                 [--perfect-detector smallest|bisector] [--save-found DIR | --found DIR]
 
 Seeds 7 and 8 are not used for any training data. For each dataset: hands in view (``datasets.table_eval``)
 reconstructed exactly, melds, and meld sources, first from the true tile polygons (the reconstruction alone),
 then with --pixels end to end from the image (detector + reader + reconstruction), with the median ms from image
 to readout on this CPU; with --perfect-detector, the reader and reconstruction on the boxes of every labelled
 tile as a flawless detector would give them (``datasets.table_eval.PerfectDetector``).
+
+A change to the table reading alone (``vision/table.py``, ``vision/layout.py``) needs no new detections: --pixels
+--save-found DIR keeps the tiles found in each scene (DIR/<dataset>.json), and --found DIR reads the tables from
+them again in about a tenth of the time (no ms then: nothing is detected).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -22,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.table_eval import PerfectDetector, evaluate_tables  # noqa: E402
+from vision.layout import Tile  # noqa: E402
 
 
 def pct(a: int, b: int) -> str:
@@ -38,8 +44,8 @@ def report(name: str, t: dict) -> None:
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "
               f"{pct(t['hands_all_read'], t['hands'])}")
     if t.get("reread"):
-        print(f"    tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order): {t['reread']}, "
-              f"right after {t['reread_right']}, before {t['reread_was_right']}")
+        print("    tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of "
+              f"order): {t['reread']}, right after {t['reread_right']}, before {t['reread_was_right']}")
     if t.get("hands_offered"):
         print(f"    14-tile hands read not complete and offered a reading that completes them: {t['hands_offered']}, "
               f"the true hand among the offers {pct(t['hands_offered_truth'], t['hands_offered'])}")
@@ -56,16 +62,32 @@ class TimedFinder:
 
         self.finder = TileFinder()
         self.ms: list[float] = []
+        self.found: dict[str, list] = {}  # scene image -> the tiles found, as saved by --save-found
 
     def find(self, image, scene: dict | None = None):
-        """The tiles found in ``image``; the scene's truth is not looked at."""
+        """The tiles found in ``image``; the scene's truth is not looked at (its image name keys the saved tiles)."""
         from vision.table import read_table, score_table
 
         t0 = time.perf_counter()
         tiles = self.finder.find(image)
         score_table(read_table(list(tiles)))
         self.ms.append(1000 * (time.perf_counter() - t0))
+        if scene is not None:
+            self.found[scene["image"]] = [[t.kind, t.polygon, t.confidence, t.candidates] for t in tiles]
         return tiles
+
+
+class SavedFinder:
+    """The tiles an earlier run found in each scene (``--save-found``), given again without detecting."""
+
+    def __init__(self, path: Path):
+        if not path.is_file():
+            sys.exit(f"no saved tiles at {path}: make them with --pixels --save-found {path.parent}")
+        self.found = json.loads(path.read_text())
+
+    def find(self, image, scene: dict) -> list[Tile]:
+        return [Tile(kind, tuple(map(tuple, polygon)), confidence, candidates=tuple(map(tuple, candidates)))
+                for kind, polygon, confidence, candidates in self.found[scene["image"]]]
 
 
 def main() -> None:
@@ -77,15 +99,25 @@ def main() -> None:
                     help="also end to end on the true tiles' boxes (the smallest rectangles, as detectors v1-v4 "
                          "were taught, or at the face edges' bisector), read by the reader: the cost of a box "
                          "convention")
+    ap.add_argument("--save-found", type=Path, default=None, metavar="DIR",
+                    help="with --pixels: keep the tiles found in each scene in DIR/<dataset>.json")
+    ap.add_argument("--found", type=Path, default=None, metavar="DIR",
+                    help="end to end from the tiles saved in DIR by --save-found, not detected again")
     args = ap.parse_args()
     for data in args.data:
         print(data)
         report("from the true tiles", evaluate_tables(data, limit=args.limit))
-        if args.pixels:
+        if args.found:
+            report(f"end to end from the tiles found before ({args.found})",
+                   evaluate_tables(data, SavedFinder(args.found / f"{data.name}.json"), limit=args.limit))
+        elif args.pixels:
             finder = TimedFinder()
             report("end to end from pixels", evaluate_tables(data, finder, limit=args.limit))
             print(f"    median {statistics.median(finder.ms):.0f} ms from image to readout "
                   f"({len(finder.ms)} images, this CPU)")
+            if args.save_found:
+                args.save_found.mkdir(parents=True, exist_ok=True)
+                (args.save_found / f"{data.name}.json").write_text(json.dumps(finder.found))
         if args.perfect_detector:
             report(f"on a perfect detector's boxes ({args.perfect_detector})",
                    evaluate_tables(data, PerfectDetector(args.perfect_detector), limit=args.limit))
