@@ -103,6 +103,18 @@ def test_fourteenth_tile_set_apart_is_the_winning_tile():
     assert win["valid"] and ["haku", 1] in win["yaku"]
 
 
+def test_a_fourteenth_tile_out_of_order_at_a_sorted_hands_end_is_the_winning_tile():
+    """No gap before it, but a 1m after the honours of a hand sorted otherwise is the tile drawn last: scored as
+    won on it, not on the tile worth most. A 14th tile in order is not told apart (the readout then takes the
+    reading worth most)."""
+    tiles = lay_row("2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z 1m", 0)
+    table = read_table(tiles)
+    assert table.seats["self"].drawn == 13 and table.notes == []
+    assert score_table(table, Context(tsumo=True))["hand"]["win_tile"] == "1m"
+    in_order = read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z", 0))
+    assert in_order.seats["self"].drawn is None
+
+
 def test_melds_with_sources_are_read_into_the_hand():
     tiles = lay_row("2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z", 0)
     out = score_table(read_table(tiles))

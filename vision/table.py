@@ -443,7 +443,10 @@ def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], prob
     seat.concealed = faces
     if seat.shown == 14 and len(faces) >= 2:
         gaps = [_gap(tiles, line, a, b) for a, b in zip(faces, faces[1:])]
-        if gaps[-1] > 0.2 and gaps[-1] >= max(gaps) - 1e-9 and gaps[-1] > 2 * float(np.median(gaps)) + 0.05:
+        set_apart = gaps[-1] > 0.2 and gaps[-1] >= max(gaps) - 1e-9 and gaps[-1] > 2 * float(np.median(gaps)) + 0.05
+        # or put at the end of a sorted hand without a gap, out of its order: the tile drawn last
+        kinds = [tiles[i].kind for i in faces]
+        if set_apart or (len(faces) > SORTED_MIN_TILES and sorted_hand(kinds[:-1]) and not sorted_hand(kinds)):
             seat.drawn = faces[-1]
 
 
