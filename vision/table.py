@@ -14,7 +14,8 @@ given back to the discarder's discards so that furiten sees it.
 
 Nothing is dropped silently: what cannot be a legal table is a ``Problem`` naming the tiles it is about. Where
 the rules say a tile as read cannot be (a fifth copy, a meld that is no meld) and the reader's next likeliest kind
-for it is at least a tenth as likely (``Tile.candidates``), that kind is taken instead and a note says so.
+for it is at least a tenth as likely (``Tile.candidates``), that kind is taken instead and a note says so. So is
+one that breaks the order of a hand sorted otherwise (``sorted_hand``: players keep their hands sorted).
 """
 from __future__ import annotations
 
@@ -180,7 +181,10 @@ def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
                         and sorted_hand(kinds[:k] + [alt] + kinds[k + 1:]) and (best is None or p > best[0] * p_read)):
                     best = (p / p_read, i, alt)
         if best is not None:
-            out.append(best[1:])
+            _, i, alt = best
+            counts[plain(table.tiles[i].kind)] -= 1
+            counts[plain(alt)] += 1
+            out.append((i, alt))
     return out
 
 
