@@ -369,6 +369,7 @@ def test_a_mirrored_photo_read_as_mirrored_gives_the_same_table(scene):
 
 def test_read_score_prints_the_table_and_its_json(scene, capsys):
     from server.cli import main
+    from vision.reader import CANDIDATE_FLOOR, CANDIDATES
 
     photo = str(sorted(scene.glob("images/*/*.jpg"))[1])
     assert main(["read", "--score", photo]) == 0
@@ -381,7 +382,8 @@ def test_read_score_prints_the_table_and_its_json(scene, capsys):
     # each tile keeps the reader's likeliest kinds, best first, for the page's picker to offer
     for t in table["tiles"]:
         p = [q for _, q in t["candidates"]]
-        assert 1 <= len(p) <= 3 and p == sorted(p, reverse=True) and 0 < sum(p) <= 1 + 1e-3, t
+        assert 1 <= len(p) <= CANDIDATES and p == sorted(p, reverse=True) and 0 < sum(p) <= 1 + 1e-3, t
+        assert all(q >= CANDIDATE_FLOOR for q in p[1:]), t
         assert t["kind"] in {k for k, _ in t["candidates"]} | {"back"}, t  # read as one, or turned face down
 
 
