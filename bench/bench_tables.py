@@ -57,12 +57,12 @@ def report(name: str, t: dict) -> None:
 class TimedFinder:
     """The tile finder, timed from image to readout (the table and its scoring included)."""
 
-    def __init__(self):
+    def __init__(self, keep_found: bool = False):
         from vision.tiles import TileFinder
 
         self.finder = TileFinder()
         self.ms: list[float] = []
-        self.found: dict[str, list] = {}  # scene image -> the tiles found, as saved by --save-found
+        self.found: dict[str, list] | None = {} if keep_found else None  # scene image -> tiles, for --save-found
 
     def find(self, image, scene: dict | None = None):
         """The tiles found in ``image``; the scene's truth is not looked at (its image name keys the saved tiles)."""
@@ -72,7 +72,7 @@ class TimedFinder:
         tiles = self.finder.find(image)
         score_table(read_table(list(tiles)))
         self.ms.append(1000 * (time.perf_counter() - t0))
-        if scene is not None:
+        if self.found is not None and scene is not None:
             self.found[scene["image"]] = [[t.kind, t.polygon, t.confidence, t.candidates] for t in tiles]
         return tiles
 
@@ -111,7 +111,7 @@ def main() -> None:
             report(f"end to end from the tiles found before ({args.found})",
                    evaluate_tables(data, SavedFinder(args.found / f"{data.name}.json"), limit=args.limit))
         elif args.pixels:
-            finder = TimedFinder()
+            finder = TimedFinder(keep_found=args.save_found is not None)
             report("end to end from pixels", evaluate_tables(data, finder, limit=args.limit))
             print(f"    median {statistics.median(finder.ms):.0f} ms from image to readout "
                   f"({len(finder.ms)} images, this CPU)")

@@ -91,7 +91,8 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
     read = read_table(tiles)
     predicted = read_hands(read, to_ann)
     found = {a: k for k, a in enumerate(to_ann) if a is not None}
-    for a, k in found.items():  # tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order)
+    # tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order)
+    for a, k in found.items():
         if read.tiles[k].kind != tiles[k].kind:
             totals["reread"] += 1
             totals["reread_right"] += read.tiles[k].kind == table_json["tiles"][a]["cls"]

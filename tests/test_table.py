@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rules.context import Context
-from test_layout import H, lay_row
+from test_layout import H, lay_row, rotated
 from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
 from vision.cli import format_table
 from vision.layout import Tile
@@ -20,10 +20,7 @@ SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z (sha
 
 
 def turn(tiles: list[Tile], degrees: float, centre=(400.0, 400.0)) -> list[Tile]:
-    a = math.radians(degrees)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    c = np.array(centre)
-    return [Tile(t.kind, tuple(tuple(rot @ (np.array(p) - c) + c) for p in t.polygon), t.confidence) for t in tiles]
+    return [Tile(t.kind, tuple(rotated(t.polygon, degrees, about=centre)), t.confidence) for t in tiles]
 
 
 def kinds(table, indices):

@@ -28,7 +28,8 @@ REREAD_BELOW = 0.8  # a reading less sure than this of the kind is read again, t
 BACK, HAKU = CLASSES.index("back"), CLASSES.index("5z")
 # a reading keeps its likeliest kinds, at least CANDIDATE_FLOOR likely, for the table to choose from: five from 1 %
 # (three from 2 % before session 29: generated scenes end to end, dev 612 -> 613 of 763 hands, held-out 446 -> 449
-# of 531, the table's retakes of a sorted hand's or a meld's tile finding the truth further down)
+# of 531, the table's retakes of a sorted hand's or a meld's tile finding the truth further down; ``python
+# bench/bench_tables.py ... --pixels``, HISTORY.md session 29)
 CANDIDATES = 5
 CANDIDATE_FLOOR = 0.01
 # a crop whose middle is less saturated than this (OpenCV's 0-255 HSV scale, the median pixel) shows no coloured
