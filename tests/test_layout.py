@@ -932,3 +932,74 @@ def test_a_kakan_of_quarter_alike_tiles_apart_from_the_hand(as_read):
     r = read_line(tiles, hand)
     assert r.problems == [] and len(r.concealed) == 10
     assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("kakan", ["4p", "4p", "4p", "4p"], "left")]
+
+
+# The across seat's five concealed tiles, then its chi and two pons to their right (left in the photo), and the
+# wall in front of the concealed tiles with its 3s dora indicator, its last tile touching the chi's called tile:
+# the true tile polygons of generated scene 294 of dev seed 18 (``python -m datasets.generate --out
+# data/dev18-corner --n 400 --seed 18 --framing corner --format obb --classes tile``), the wall last. Mostly face
+# down, the wall's pieces face the table's centre and would have joined the melds first, being nearer.
+FAR_HAND_WITH_A_WALL_PIECE_BESIDE_ITS_MELDS = [
+    ('2p', [[496.7, 140.9], [468.2, 144.2], [462.0, 132.2], [489.6, 129.0]]),
+    ('3s', [[467.5, 144.0], [439.0, 147.4], [433.3, 135.4], [460.9, 132.1]]),
+    ('1z', [[438.3, 147.1], [409.8, 150.6], [404.7, 138.5], [432.3, 135.1]]),
+    ('3z', [[408.5, 150.5], [379.9, 153.8], [376.7, 141.4], [404.4, 138.2]]),
+    ('1m', [[369.0, 154.9], [340.4, 157.9], [339.8, 145.2], [367.5, 142.4]]),
+    ('3s', [[313.7, 148.1], [314.0, 157.4], [275.6, 161.6], [276.2, 152.2]]),
+    ('1s', [[274.6, 165.1], [245.9, 168.2], [247.7, 155.3], [275.4, 152.3]]),
+    ('2s', [[244.6, 168.4], [216.0, 171.3], [219.8, 158.2], [247.5, 155.4]]),
+    ('1p', [[208.2, 172.2], [179.6, 175.3], [183.7, 162.2], [211.4, 159.2]]),
+    ('1p', [[179.2, 175.3], [150.5, 178.6], [154.8, 165.4], [182.6, 162.2]]),
+    ('1p', [[154.4, 165.4], [150.8, 175.1], [112.3, 179.2], [116.9, 169.4]]),
+    ('8m', [[106.0, 183.2], [77.3, 186.5], [84.2, 173.0], [112.0, 169.9]]),
+    ('8m', [[76.2, 186.5], [47.6, 189.6], [56.1, 176.0], [83.8, 173.0]]),
+    ('8m', [[55.5, 176.3], [48.6, 186.3], [10.4, 190.1], [18.3, 179.9]]),
+    ('back', [[443.9, 151.4], [474.8, 148.0], [481.2, 162.2], [449.2, 165.6]]),
+    ('back', [[448.7, 165.7], [416.7, 169.2], [412.6, 154.8], [443.4, 151.4]]),
+    ('3s', [[416.2, 169.2], [384.2, 172.7], [381.2, 158.2], [412.1, 154.8]]),
+    ('back', [[349.9, 161.6], [380.8, 158.2], [383.7, 172.7], [351.6, 176.2]]),
+    ('back', [[351.1, 176.2], [319.1, 179.7], [318.5, 164.9], [349.4, 161.6]]),
+    ('back', [[318.6, 179.8], [286.6, 183.2], [287.2, 168.3], [318.1, 165.0]]),
+]
+
+
+def test_a_piece_of_wall_with_its_dora_indicator_does_not_take_a_far_hands_melds_from_it():
+    tiles = from_polygons(FAR_HAND_WITH_A_WALL_PIECE_BESIDE_ITS_MELDS)
+    hand = longest(lines(tiles, centre=np.array([343.0, 324.0])))  # the scene's table centre, below in the photo
+    r = read_line(tiles, hand)
+    assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["1m", "1z", "2p", "3s", "3z"]
+    assert [(m.kind, m.source) for m in r.melds] == [("chi", "left"), ("pon", "right"), ("pon", "right")]
+    assert not set(hand.members) & set(range(14, len(tiles)))
+
+
+# A far seat's two concealed tiles, a closed kan, an added kan (its stacked pair ninth and tenth), a pon and a
+# closed kan, with a wall tile touching the stacked pair's far end: the true tile polygons of generated scene 302
+# of dev seed 18, the wall tile last.
+ADDED_KAN_TOUCHING_A_WALL_TILE = [
+    ('6s', [[477, 757], [497, 748], [509, 757], [489, 766]]),
+    ('8m', [[514, 741], [534, 732], [544, 742], [524, 750]]),
+    ('back', [[552, 724], [572, 715], [582, 725], [562, 734]]),
+    ('2p', [[573, 714], [594, 705], [603, 716], [582, 725]]),
+    ('2p', [[595, 705], [615, 696], [624, 707], [603, 716]]),
+    ('back', [[616, 695], [637, 686], [645, 698], [624, 706]]),
+    ('2m', [[643, 684], [664, 674], [672, 685], [652, 694]]),
+    ('2m', [[666, 674], [687, 665], [693, 676], [673, 685]]),
+    ('2m', [[694, 676], [689, 667], [718, 655], [722, 663]]),
+    ('2m', [[689, 667], [683, 659], [712, 646], [717, 654]]),
+    ('9p', [[755, 638], [759, 647], [730, 660], [726, 651]]),
+    ('9p', [[755, 634], [776, 625], [781, 638], [760, 647]]),
+    ('9p', [[777, 625], [798, 615], [803, 628], [782, 637]]),
+    ('back', [[804, 613], [826, 603], [829, 616], [808, 626]]),
+    ('7s', [[827, 603], [848, 593], [851, 607], [830, 616]]),
+    ('7s', [[849, 593], [871, 583], [873, 597], [852, 606]]),
+    ('back', [[872, 583], [894, 573], [896, 587], [875, 596]]),
+    ('back', [[672, 644], [695, 634], [702, 647], [679, 657]]),
+]
+
+
+def test_an_added_kans_stack_touching_a_wall_tile_is_still_read_as_the_stack():
+    tiles = from_polygons(ADDED_KAN_TOUCHING_A_WALL_TILE)
+    r = read_line(tiles, longest(lines(tiles)))
+    assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["6s", "8m"]
+    assert sorted((m.kind, m.tiles[0], m.source) for m in r.melds) == [
+        ("ankan", "2p", None), ("ankan", "7s", None), ("kakan", "2m", "right"), ("pon", "9p", "left")]

@@ -215,8 +215,13 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     for i, root in enumerate(first):
         faces_in.setdefault(root, set()).update({plain(tiles[i].kind)} - {"back"})
     group_size = Counter(first)
-    across = [group_size[first[i]] == 1 or (group_size[first[i]] == 2 and len(faces_in[first[i]]) <= 1)
-              for i in range(len(tiles))]
+    backs_in = Counter(first[i] for i in range(len(tiles)) if tiles[i].kind == "back")
+
+    def lies_across(root: int) -> bool:  # a stack with a wall tile touching its end (across the row) too
+        size = group_size[root] - (group_size[root] == 3 and backs_in[root] == 1)
+        return size == 1 or (size == 2 and len(faces_in[root]) <= 1)
+
+    across = [lies_across(first[i]) for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in near[i]:
             if not across[i] or first[i] == first[j]:
@@ -473,13 +478,14 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
         for b in segs:
             if a < b:
                 weigh(a, b)
-    def lone_back(k: int) -> bool:
-        return len(segs[k].tiles) == 1 and tiles[segs[k].tiles[0]].kind == "back"
+    def mostly_backs(k: int) -> bool:
+        return 2 * sum(tiles[i].kind == "back" for i in segs[k].tiles) > len(segs[k].tiles)
 
-    # the nearest pair first: a drawn tile between a hand and its melds joins before they meet. A lone face-down
-    # tile joins last: a wall tile in front of the gap between a far hand and its melds is nearer to both
+    # the nearest pair first: a drawn tile between a hand and its melds joins before they meet. Pieces mostly
+    # face down join last: a wall tile in front of the gap between a far hand and its melds, or a piece of wall
+    # with its dora indicator beside them, is nearer to both
     while joins:
-        a, b = min(joins, key=lambda pair: (lone_back(pair[0]) or lone_back(pair[1]), joins[pair], pair))
+        a, b = min(joins, key=lambda pair: (mostly_backs(pair[0]) or mostly_backs(pair[1]), joins[pair], pair))
         segs[a] = _facing_centre(tiles, segs[a].members + segs.pop(b).members, centre)
         joins = {pair: far for pair, far in joins.items() if a not in pair and b not in pair}
         for other in segs:
