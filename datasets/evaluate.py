@@ -106,13 +106,14 @@ def width_bin(polygon) -> str:
 
 
 WHITE_BACKS = "all, a white back read as a blank haku counted right"
+FROM_20_PX = "all from 20 px wide (the issue's floor), a white back read as a blank haku counted right"
 
 
 def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[collections.Counter, collections.Counter]:
     """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``:
     tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile of a
-    set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``), by how they lie and
-    by their width (``width_bin``)."""
+    set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``; ``FROM_20_PX``, the
+    same of the tiles from 20 px wide, the issue's floor), by how they lie and by their width (``width_bin``)."""
     from .generate import default_shared, scene_style
     from .scene_crops import detection_cut
 
@@ -130,8 +131,10 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[col
                 right[key] += r.kind == t["cls"]
                 total[key] += 1
             # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
-            right[WHITE_BACKS] += r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
-            total[WHITE_BACKS] += 1
+            read = r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
+            for key in (WHITE_BACKS, FROM_20_PX) if tile_width(t["polygon"]) >= 20 else (WHITE_BACKS,):
+                right[key] += read
+                total[key] += 1
     return right, total
 
 

@@ -506,7 +506,7 @@ def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
-    from datasets.evaluate import WHITE_BACKS, read_true_boxes
+    from datasets.evaluate import FROM_20_PX, WHITE_BACKS, read_true_boxes, tile_width
     from vision.reader import Reading
 
     class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
@@ -525,6 +525,9 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     widths = [k for k in total if k.endswith("wide")]
     assert sum(total[k] for k in widths) == len(tiles) and sum(right[k] for k in widths) == right["all"]
     assert (right[WHITE_BACKS], total[WHITE_BACKS]) == (right["all"], total["all"])
+    wide = [a for a in tiles if tile_width(a["polygon"]) >= 20]  # the floor
+    assert 0 < total[FROM_20_PX] == len(wide)
+    assert right[FROM_20_PX] == sum(a["cls"] == "back" for a in wide)
 
 
 def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared, tmp_path):
