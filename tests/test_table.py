@@ -229,6 +229,25 @@ def test_a_fifth_copy_is_not_taken_from_a_pon_whose_tiles_agree_when_another_cop
     assert table.tiles[10].kind == "2z" and any("pon" in p.message for p in table.problems)
 
 
+def test_a_fifth_copy_is_not_taken_from_a_sorted_hand_where_its_change_would_put_it_out_of_order():
+    """Five 2m face up: four in a sorted hand, one in a pond (a 3m misread). The hand's third 2m is the least sure
+    copy, but taken as a 3m it would stand before a 2m: its place agrees with it, and the pond's copy is taken
+    otherwise (dev seed 20's scene 113, where then the next 2m was taken as 3m too, to sort the hand again)."""
+    tiles = lay_row("1m 2m 2m 2m 2m 7m 7m 8m 3z 3z 5z 7z 7z", 0, origin=(150.0, 700.0))
+    tiles[3] = replace(tiles[3], candidates=(("2m", 0.68), ("3m", 0.15)))  # 3m: more than a fifth as likely
+    tiles += lay_row("2m 1p", 0, origin=(150.0, 500.0))  # a pond row
+    tiles[13] = replace(tiles[13], candidates=(("2m", 0.86), ("3m", 0.09)))  # 3m: about a tenth as likely
+    table = read_table(tiles)
+    assert kinds(table, table.seats["self"].concealed) == "1m 2m 2m 2m 2m 7m 7m 8m 3z 3z 5z 7z 7z".split()
+    assert table.tiles[13].kind == "3m" and not table.problems
+    # the last 2m of the hand may go: as a 3m it still stands in order
+    tiles[4] = replace(tiles[4], candidates=(("2m", 0.68), ("3m", 0.15)))
+    tiles[3] = replace(tiles[3], candidates=(("2m", 0.68), ("3m", 0.1)))
+    table = read_table(tiles)
+    assert kinds(table, table.seats["self"].concealed) == "1m 2m 2m 2m 3m 7m 7m 8m 3z 3z 5z 7z 7z".split()
+    assert table.tiles[13].kind == "2m"
+
+
 def test_a_sorted_hand_is_each_suit_together_numbers_rising_and_alike_honours_side_by_side():
     assert sorted_hand("1p 2p 2p 0p 6p 1m 9m 7z 7z 1z 3s".split())  # suits in any order, a red five as a five
     assert sorted_hand("1z 1z 5z 5z 5z 2z".split())  # honours in a player's own order

@@ -107,12 +107,14 @@ def read_table(tiles: list[Tile]) -> Table:
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
     tiles = _white_backs_face_down(list(tiles))
-    in_sets = frozenset()
+    in_sets, sorted_hands = frozenset(), []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
         first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
         in_sets = frozenset(i for seat in first.seats.values() for m in seat.melds
                             if m.kind != "chi" for i in m.tile_indices)  # a pon or kan: its tiles alike
-    settled, notes = _fifth_copies_read_again(tiles, in_sets)
+        hands = [_sortable(seat) for seat in first.seats.values()]
+        sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
+    settled, notes = _fifth_copies_read_again(tiles, in_sets, sorted_hands)
     table = _read_seats(list(settled), notes)  # on a copy, as above
     retaken = _sorted_hands_read_again(table)
     if not retaken:
@@ -152,6 +154,16 @@ def sorted_hand(kinds: list[str]) -> bool:
     return True
 
 
+def _sortable(seat: Seat) -> list[int]:
+    """The concealed face-up tiles whose order says whether a hand is sorted, left to right: none when fewer than
+    ``SORTED_MIN_TILES``; the tile drawn last left out (set apart, or the last of 14 shown), as it may stand
+    anywhere."""
+    faces = [i for i in seat.concealed if i != seat.drawn]
+    if seat.shown == 14 and seat.drawn is None:
+        faces = faces[:-1]
+    return faces if len(faces) >= SORTED_MIN_TILES else []
+
+
 def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
     """Players keep their hands sorted (``sorted_hand``), so a hand in order but for one tile has that tile
     misread: where taking one tile as one of its candidate kinds (at least ``OUT_OF_ORDER_FLOOR`` as likely as
@@ -164,11 +176,9 @@ def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
     counts = _face_up_counts(table.tiles)
     out = []
     for seat in table.seats.values():
-        faces = [i for i in seat.concealed if i != seat.drawn]
-        if seat.shown == 14 and seat.drawn is None:
-            faces = faces[:-1]
+        faces = _sortable(seat)
         kinds = [table.tiles[i].kind for i in faces]
-        if len(faces) < SORTED_MIN_TILES or sorted_hand(kinds):
+        if not faces or sorted_hand(kinds):
             continue
         best = None
         for k, i in enumerate(faces):
@@ -282,12 +292,14 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
     return turned
 
 
-def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozenset()) -> tuple[list[Tile], list[str]]:
+def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozenset(),
+                             sorted_hands: list[list[int]] = ()) -> tuple[list[Tile], list[str]]:
     """A set holds four of each tile, so a fifth face-up copy is misread: while a kind shows more than four
     times, the copy whose next candidate kind loses least against the kind read (at least a tenth as likely, of a
     kind still under four) is taken as that kind, and a note says so. A copy in a pon or kan of its kind
-    (``in_sets``) goes last: two other readings agree with it. Copies with no such candidate stay, and
-    ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
+    (``in_sets``) goes last: two other readings agree with it; then a copy whose change would put a sorted hand
+    (``sorted_hands``, tiles left to right) out of order: its place in the hand agrees with it. Copies with no
+    such candidate stay, and ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
     counts = _face_up_counts(out)
@@ -300,7 +312,9 @@ def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozen
             p_read = t.likely_kinds[0][1]
             for alt, p in t.likely_kinds[1:]:
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
-                    rank = (i not in in_sets, p / p_read)
+                    keeps_order = all(sorted_hand([alt if j == i else out[j].kind for j in hand])
+                                      for hand in sorted_hands if i in hand)
+                    rank = (i not in in_sets, keeps_order, p / p_read)
                     if best is None or rank > best[0]:
                         best = (rank, i, alt)
                     break
