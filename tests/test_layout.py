@@ -129,6 +129,21 @@ def test_closed_kan_seen_at_a_grazing_angle_joins_its_row(meld_spec):
     assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", ["9m"] * 4)]
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_a_closed_kan_whose_quarter_alike_face_seems_sideways_by_its_length_is_still_a_closed_kan(angle):
+    """A 1p looks alike a quarter turned, so its lie comes from its length along the row; seen end-on, a closed
+    kan's face may measure long and seem sideways (dev seed 19's scene 165). Two face-down tiles in a closed kan's
+    places still make it one: before, the whole hand was concealed tiles with a problem."""
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 1p # # 1p", 0)
+    (x0, y0), (x1, _), _, (_, y3) = tiles[10].polygon  # the kan's first 1p, 1.3 times as long along the row
+    long = ((x0, y0), (x0 + 1.3 * (x1 - x0), y0), (x0 + 1.3 * (x1 - x0), y3), (x0, y3))
+    tiles[10] = Tile("1p", long)
+    tiles = [Tile(t.kind, tuple(rotated(t.polygon, angle, about=(400.0, 400.0)))) for t in tiles]
+    r = read_one(tiles)
+    assert r.problems == [] and len(r.concealed) == 10
+    assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", ["1p"] * 4)]
+
+
 def test_several_melds_touching_each_other():
     tiles = lay_row("2m 3m 4m 6p 6p | 5s 5s> 5s 7m> 8m 9m 1z 1z 1z>", 0, gap_between=0.5)
     r = read_one(tiles)

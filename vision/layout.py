@@ -818,7 +818,9 @@ def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int,
     backs = [k for k, kind in enumerate(kinds) if kind == "back"]
     indices = list(group)
     try:
-        if len(group) == 4 and not side and len(backs) == 2 and backs in ([0, 3], [1, 2]):
+        # a closed kan's two faces lie upright; one alike a quarter turned may seem sideways by its length alone
+        if (len(group) == 4 and len(backs) == 2 and backs in ([0, 3], [1, 2])
+                and all(_quarter_alike(tiles[group[k]]) for k in side)):
             faces = [k for k in kinds if k != "back"]
             shown = plain(faces[0])
             if plain(faces[1]) != shown:
