@@ -144,6 +144,44 @@ def test_a_closed_kan_whose_quarter_alike_face_seems_sideways_by_its_length_is_s
     assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", ["1p"] * 4)]
 
 
+# The left seat's hand and its pon of 2z, seen end-on down the photo, the pon's called tile (last) touching the end
+# of a wall of five face-down tiles that stand the way it does: the true tile polygons of held-out scene 127 of
+# seed 7 (``python -m datasets.generate --out data/eval-corner --n 200 --seed 7 --framing corner --format obb
+# --classes tile``), the wall last.
+CALLED_TILE_TOUCHING_A_WALLS_END = [
+    ('1m', [[255.1, 136.9], [254.2, 156.8], [228.3, 182.2], [229.7, 162.3]]),
+    ('9m', [[254.2, 156.9], [253.4, 177.5], [227.0, 203.2], [228.3, 182.6]]),
+    ('1p', [[253.2, 177.8], [252.7, 198.9], [225.7, 225.2], [226.7, 203.9]]),
+    ('0p', [[252.3, 199.6], [251.7, 221.9], [224.2, 248.0], [225.3, 225.7]]),
+    ('6p', [[251.8, 222.8], [250.2, 246.9], [222.2, 271.4], [224.3, 247.4]]),
+    ('3s', [[250.4, 246.3], [249.8, 270.6], [221.0, 296.8], [222.2, 272.5]]),
+    ('5s', [[249.5, 271.4], [248.5, 297.2], [219.1, 322.8], [220.8, 297.0]]),
+    ('9s', [[248.5, 297.7], [247.3, 324.9], [217.3, 350.1], [219.1, 323.0]]),
+    ('5z', [[247.1, 324.9], [246.5, 352.9], [215.6, 379.1], [217.0, 351.2]]),
+    ('6z', [[246.0, 353.9], [245.2, 383.5], [213.6, 409.2], [215.2, 379.7]]),
+    ('1z', [[244.0, 407.6], [242.6, 440.5], [209.7, 464.8], [211.9, 432.3]]),
+    ('2z', [[241.7, 464.2], [240.1, 500.4], [205.8, 523.7], [208.3, 488.0]]),
+    ('2z', [[240.1, 500.5], [238.7, 538.4], [203.4, 562.0], [205.7, 524.5]]),
+    ('2z', [[203.7, 561.8], [228.5, 546.2], [225.1, 603.9], [199.3, 618.6]]),
+    ('back', [[253.2, 596.1], [224.2, 613.4], [227.2, 552.0], [254.9, 533.9]]),
+    ('back', [[284.2, 577.6], [253.6, 595.8], [255.4, 533.6], [284.7, 514.6]]),
+    ('back', [[285.1, 514.3], [316.0, 494.2], [317.1, 558.0], [284.7, 577.3]]),
+    ('back', [[316.5, 493.9], [349.0, 472.7], [351.8, 537.3], [317.6, 557.7]]),
+    ('back', [[388.6, 515.3], [352.4, 537.0], [349.6, 472.4], [384.0, 450.0]]),
+]
+
+
+def test_a_called_tile_that_met_a_wall_first_still_joins_its_meld():
+    """The called tile and the wall made one first-pass row (the tile standing their way), so it could not lie
+    across the hand's row and the pon was read as two concealed tiles; a lone face-up tile among face-down ones
+    still may, and the wall's tiles are then set apart again."""
+    tiles = from_polygons(CALLED_TILE_TOUCHING_A_WALLS_END)
+    hand = longest(lines(tiles, centre=np.array([446.0, 294.0])))  # the table's centre, right of the row
+    r = read_line(tiles, hand)
+    assert r.problems == [] and len(r.concealed) == 11 and not set(hand.members) & set(range(14, len(tiles)))
+    assert [(m.kind, m.tiles, m.source) for m in r.melds] == [("pon", ["2z"] * 3, "right")]
+
+
 def test_several_melds_touching_each_other():
     tiles = lay_row("2m 3m 4m 6p 6p | 5s 5s> 5s 7m> 8m 9m 1z 1z 1z>", 0, gap_between=0.5)
     r = read_one(tiles)

@@ -217,11 +217,14 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     group_size = Counter(first)
     backs_in = Counter(first[i] for i in range(len(tiles)) if tiles[i].kind == "back")
 
-    def lies_across(root: int) -> bool:  # a stack with a wall tile touching its end (across the row) too
-        size = group_size[root] - (group_size[root] == 3 and backs_in[root] == 1)
+    def lies_across(i: int) -> bool:
+        root = first[i]
+        if tiles[i].kind != "back" and group_size[root] - backs_in[root] == 1:
+            return True  # the one face-up tile among face-down ones: a called tile that met a wall's end first
+        size = group_size[root] - (group_size[root] == 3 and backs_in[root] == 1)  # a stack with a wall tile too
         return size == 1 or (size == 2 and len(faces_in[root]) <= 1)
 
-    across = [lies_across(first[i]) for i in range(len(tiles))]
+    across = [lies_across(i) for i in range(len(tiles))]
     for i in range(len(tiles)):
         for j in near[i]:
             if not across[i] or first[i] == first[j]:
