@@ -488,7 +488,8 @@ def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | No
     # face down join last: a wall tile in front of the gap between a far hand and its melds, or a piece of wall
     # with its dora indicator beside them, is nearer to both
     while joins:
-        a, b = min(joins, key=lambda pair: (mostly_backs(pair[0]) or mostly_backs(pair[1]), joins[pair], pair))
+        heavy = {k for k in segs if mostly_backs(k)}  # once per join, not per pair weighed
+        a, b = min(joins, key=lambda pair: (pair[0] in heavy or pair[1] in heavy, joins[pair], pair))
         segs[a] = _facing_centre(tiles, segs[a].members + segs.pop(b).members, centre)
         joins = {pair: far for pair, far in joins.items() if a not in pair and b not in pair}
         for other in segs:

@@ -23,6 +23,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from typing import Sequence
 
 import numpy as np
 
@@ -293,7 +294,7 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
 
 
 def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozenset(),
-                             sorted_hands: list[list[int]] = ()) -> tuple[list[Tile], list[str]]:
+                             sorted_hands: Sequence[list[int]] = ()) -> tuple[list[Tile], list[str]]:
     """A set holds four of each tile, so a fifth face-up copy is misread: while a kind shows more than four
     times, the copy whose next candidate kind loses least against the kind read (at least a tenth as likely, of a
     kind still under four) is taken as that kind, and a note says so. A copy in a pon or kan of its kind
