@@ -1056,3 +1056,28 @@ def test_an_added_kans_stack_touching_a_wall_tile_is_still_read_as_the_stack():
     assert r.problems == [] and sorted(kinds(tiles, r.concealed)) == ["6s", "8m"]
     assert sorted((m.kind, m.tiles[0], m.source) for m in r.melds) == [
         ("ankan", "2p", None), ("ankan", "7s", None), ("kakan", "2m", "right"), ("pon", "9p", "left")]
+
+
+@pytest.mark.parametrize("angle", [0.0, 33.0, 90.0, 200.0])
+@pytest.mark.parametrize("spec", ["1m 2m 3m | 4p 5p", "1m 2m 3m | | 7z", "5s | 5s 5s>", "9m | | 1z 1z 1z 1z"])
+def test_lines_ruled_out_by_their_spans_are_never_lines_that_join(spec, angle):
+    """``lines`` skips measuring pairs of rows whose spans lie too far apart: the shortcut never skips a pair
+    ``_join_gap`` would join (gaps of one and two tiles, a lone tile, a called tile), and does skip rows far apart."""
+    from vision.layout import _join_gap, _span, _too_far_to_join, build_line, segments
+
+    near = lay_row(spec, angle, gap_between=1.2)
+    far = lay_row("2s 3s 4s", angle, origin=(400.0 + 400 * math.cos(math.radians(angle + 90)),
+                                             400.0 + 400 * math.sin(math.radians(angle + 90))))
+    tiles = near + far
+    rows = [build_line(tiles, s) for s in segments(tiles)]
+    joined = 0
+    for a in range(len(rows)):
+        for b in range(a + 1, len(rows)):
+            ruled_out = _too_far_to_join(_span(tiles, rows[a]), _span(tiles, rows[b]), 2.5)
+            joins = _join_gap(tiles, rows[a], rows[b], 2.5) is not None
+            joined += joins
+            assert not (joins and ruled_out)
+            if {i for i in rows[a].tiles + rows[b].tiles} & set(range(len(near), len(tiles))) and \
+                    {i for i in rows[a].tiles + rows[b].tiles} & set(range(len(near))):
+                assert ruled_out  # a row 10 tiles away from the others
+    assert joined >= 1
