@@ -292,6 +292,29 @@ def test_a_tile_out_of_order_stays_as_read_where_no_likely_candidate_sorts_the_h
     assert read(drawn_last, 13, (("3m", 0.5), ("5z", 0.4))) == (drawn_last.split(), [])
 
 
+SORTED_BUT_TWO = "1m 7m 3m 4p 5p 6p 7s 3s 9s 1z 1z 5z 5z"  # a 2m read 7m, an 8s read 3s
+
+
+def test_a_sorted_hand_with_two_tiles_out_of_order_takes_both_as_the_candidates_that_put_it_in_order():
+    """No one change sorts it: the 7m as 2m and the 3s as 8s together do, 0.6 and 0.4 as likely as read, so
+    both are taken, with a note. Together under a twentieth as likely (0.11 and 0.2), or a hand that two changes do
+    not sort, stays as read."""
+    def read(candidates_1, candidates_7, spec=SORTED_BUT_TWO):
+        tiles = lay_row(spec, 0, origin=(200.0, 500.0))
+        tiles[1] = replace(tiles[1], confidence=candidates_1[0][1], candidates=candidates_1)
+        tiles[7] = replace(tiles[7], confidence=candidates_7[0][1], candidates=candidates_7)
+        table = read_table(tiles)
+        return kinds(table, table.seats["self"].concealed), table.notes
+
+    hand, notes = read((("7m", 0.5), ("2m", 0.3)), (("3s", 0.5), ("8s", 0.2)))
+    assert hand == "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z".split()
+    assert notes == ["a hand sorted but for two tiles: its 7m and 3s are taken as 2m and 8s, also likely to the "
+                     "reader, which puts it in order"]
+    assert read((("7m", 0.9), ("2m", 0.1)), (("3s", 0.5), ("8s", 0.1))) == (SORTED_BUT_TWO.split(), [])
+    unsorted = "1m 7m 3m 4p 5p 6p 7s 3s 9s 1z 5z 1z 5z"  # haku and east apart as well
+    assert read((("7m", 0.5), ("2m", 0.3)), (("3s", 0.5), ("8s", 0.2)), unsorted) == (unsorted.split(), [])
+
+
 def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     """Twelve tiles whose last one touches the photo's right edge: the photo likely cut the thirteenth off, and
     the problem names the tile at the edge. The same hand in the middle of the photo or along its bottom edge, or

@@ -120,10 +120,13 @@ def read_table(tiles: list[Tile]) -> Table:
     retaken = _sorted_hands_read_again(table)
     if not retaken:
         return table
-    for i, alt in retaken:
-        notes.append(f"a hand sorted but for one tile: its {settled[i].kind} is taken as {alt}, also likely to the "
-                     "reader, which puts it in order")
-        settled[i] = read_as(settled[i], alt)
+    for change in retaken:
+        read, taken = (" and ".join(words) for words in zip(*((settled[i].kind, alt) for i, alt in change)))
+        notes.append(f"a hand sorted but for {'one tile' if len(change) == 1 else 'two tiles'}: its {read} "
+                     f"{'is' if len(change) == 1 else 'are'} taken as {taken}, also likely to the reader, which puts "
+                     "it in order")
+        for i, alt in change:
+            settled[i] = read_as(settled[i], alt)
     return _read_seats(settled, notes)
 
 
@@ -165,15 +168,17 @@ def _sortable(seat: Seat) -> list[int]:
     return faces if len(faces) >= SORTED_MIN_TILES else []
 
 
-def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
-    """Players keep their hands sorted (``sorted_hand``), so a hand in order but for one tile has that tile
-    misread: where taking one tile as one of its candidate kinds (at least ``OUT_OF_ORDER_FLOOR`` as likely as
-    the kind read, and no fifth copy) puts a hand in order, the likeliest such change, per seat, as (tile, kind).
-    The tile drawn last may stand unsorted: set apart, or the last of 14 shown, it is left out. A hand out of
-    order otherwise (one a player did not sort) changes nothing. Generated scenes end to end (``bench_tables.py
-    --pixels``; 85 % of their hands are sorted): dev seeds 18-20 597 -> 612 of 763 hands right, held-out seeds 7 / 8
-    438 -> 446 of 531, no hand lost; tiles taken as the truth 30 and 13, right ones taken wrong 8 and 7 (in hands
-    already wrong for another tile)."""
+def _sorted_hands_read_again(table: Table) -> list[list[tuple[int, str]]]:
+    """Players keep their hands sorted (``sorted_hand``), so a hand in order but for a tile or two has those
+    misread: per seat, the likeliest change of one tile to one of its candidate kinds (at least
+    ``OUT_OF_ORDER_FLOOR`` as likely as the kind read) that puts the hand in order, else of two tiles (their
+    likelihoods against the kinds read, multiplied, at least that floor), with no fifth copy: a list of (tile,
+    kind) per seat changed. The tile drawn last may stand unsorted: set apart, or the last of 14 shown, it is left
+    out. A hand out of order otherwise (one a player did not sort) changes nothing. Generated scenes end to end
+    (``bench_tables.py --pixels``; 85 % of their hands are sorted): one tile, dev seeds 18-20 597 -> 612 of 763
+    hands right, held-out seeds 7 / 8 438 -> 446 of 531, no hand lost; tiles taken as the truth 30 and 13, right
+    ones taken wrong 8 and 7 (in hands already wrong for another tile). Two tiles too (session 31): dev 616 -> 618,
+    held-out 449 -> 451, none lost."""
     counts = _face_up_counts(table.tiles)
     out = []
     for seat in table.seats.values():
@@ -181,22 +186,40 @@ def _sorted_hands_read_again(table: Table) -> list[tuple[int, str]]:
         kinds = [table.tiles[i].kind for i in faces]
         if not faces or sorted_hand(kinds):
             continue
-        best = None
+        options = []  # (likelihood against the kind read, place in the hand, tile, kind)
         for k, i in enumerate(faces):
             t = table.tiles[i]
             if t.fixed or not t.likely_kinds:
                 continue
             p_read = t.likely_kinds[0][1]
-            for alt, p in t.likely_kinds[1:]:
-                if (alt != "back" and counts[plain(alt)] < 4 and p >= OUT_OF_ORDER_FLOOR * p_read
-                        and sorted_hand(kinds[:k] + [alt] + kinds[k + 1:]) and (best is None or p > best[0] * p_read)):
-                    best = (p / p_read, i, alt)
-        if best is not None:
-            _, i, alt = best
-            counts[plain(table.tiles[i].kind)] -= 1
+            options += [(p / p_read, k, i, alt) for alt, p in t.likely_kinds[1:]
+                        if alt != "back" and p >= OUT_OF_ORDER_FLOOR * p_read]
+        change = _likeliest_sorting_change(kinds, options, counts)
+        for _, k, i, alt in change:
+            counts[plain(kinds[k])] -= 1
             counts[plain(alt)] += 1
-            out.append((i, alt))
+        if change:
+            out.append([(i, alt) for _, _, i, alt in change])
     return out
+
+
+def _likeliest_sorting_change(kinds: list[str], options: list[tuple[float, int, int, str]],
+                              counts: Counter) -> tuple:
+    """Of ``_sorted_hands_read_again``'s options, the likeliest one that sorts the hand, else the likeliest two
+    for different tiles (likelihoods multiplied, at least ``OUT_OF_ORDER_FLOOR``) that do; none shows a kind more
+    than four times (``counts``: the table's face-up tiles as read). Empty when none does."""
+    ones = sorted(((o,) for o in options), key=lambda change: -change[0][0])
+    twos = sorted(((a, b) for a, b in combinations(options, 2)
+                   if a[1] != b[1] and a[0] * b[0] >= OUT_OF_ORDER_FLOOR), key=lambda pair: -pair[0][0] * pair[1][0])
+    for change in (*ones, *twos):
+        new, more = list(kinds), Counter()
+        for _, k, _, alt in change:
+            new[k] = alt
+            more[plain(alt)] += 1
+            more[plain(kinds[k])] -= 1
+        if all(counts[kind] + n <= 4 for kind, n in more.items() if n > 0) and sorted_hand(new):
+            return change
+    return ()
 
 
 def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
