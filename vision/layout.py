@@ -58,6 +58,12 @@ class Tile:
         return c
 
     @cached_property
+    def reach(self) -> float:
+        """The distance from the centre to the farthest corner: no part of the tile lies farther from its centre
+        along any direction."""
+        return float(np.linalg.norm(self.corners - self.center, axis=1).max())
+
+    @cached_property
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
         """The mean of the top and bottom edges (left to right as the glyph reads) and of the two sides (top to
         bottom): the two directions of the tile's parallelogram, however sheared; read-only, made once."""
@@ -190,7 +196,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # such pairs are measured (a whole table is some 140 tiles)
     centers = np.array([t.center for t in tiles]).reshape(-1, 2)
     dist = np.linalg.norm(centers[:, None] - centers[None], axis=-1)
-    radius = np.array([float(np.linalg.norm(t.corners - t.center, axis=1).max()) for t in tiles])
+    radius = np.array([t.reach for t in tiles])
     near = [[int(j) for j in np.flatnonzero(dist[i] < (2 + max_gap) * (radius[i] + radius)) if j != i]
             for i in range(len(tiles))]
     # a face-down tile wider than deep in the photo is seen far and low (a tile is deeper than wide): its shape
@@ -583,7 +589,7 @@ JOIN_OFFSET = 1.1  # tile widths across the row that the near ends of two joinin
 @dataclass(frozen=True)
 class _Span:
     """Where a line lies, coarsely: its tiles' centres, their mean and farthest distance from it; the longest
-    step between tiles next to each other in it; the widest tile (the longest distance between two corners)."""
+    step between tiles next to each other in it; the largest tile (twice its ``Tile.reach``)."""
 
     centres: np.ndarray
     mid: tuple[float, float]
@@ -596,8 +602,7 @@ def _span(tiles: list[Tile], line: Line) -> _Span:
     centres = np.array([tiles[i].center for i in line.tiles])
     mid = centres.mean(axis=0)
     step = float(np.linalg.norm(np.diff(centres, axis=0), axis=1).max()) if len(centres) > 1 else 0.0
-    tile = max(float(np.linalg.norm(tiles[i].corners[:, None] - tiles[i].corners[None], axis=2).max())
-               for i in line.tiles)
+    tile = 2 * max(tiles[i].reach for i in line.tiles)
     return _Span(centres, (float(mid[0]), float(mid[1])), float(np.linalg.norm(centres - mid, axis=1).max()),
                  step, tile)
 
@@ -605,9 +610,10 @@ def _span(tiles: list[Tile], line: Line) -> _Span:
 def _too_far_to_join(a: _Span, b: _Span, max_gap_tiles: float) -> bool:
     """Whether two lines lie too far apart for ``_join_gap`` to join them, from their spans alone: a whole table
     holds dozens of rows, most pairs of them seats apart. Never says so of a pair ``_join_gap`` joins: it joins
-    ends whose centres lie less than (max_gap_tiles + JOIN_OFFSET) row pitches and half of each end tile apart;
-    the pitch is a median step between neighbours along the row, at most the longest step between tiles next to
-    each other in either line, or with fewer than two such steps twice a tile's half length along the row."""
+    ends whose centres lie less than (max_gap_tiles + JOIN_OFFSET) row pitches and each end tile's half length
+    along the row (at most its ``Tile.reach``) apart; the pitch is a median step between neighbours along the row,
+    at most the longest step between tiles next to each other in either line, or with fewer than two such steps
+    twice a tile's half length along the row."""
     pitch = max(a.step, b.step) if len(a.centres) + len(b.centres) >= 4 else max(a.tile, b.tile)
     reach = (max_gap_tiles + JOIN_OFFSET) * pitch + max(a.tile, b.tile)
     if math.hypot(a.mid[0] - b.mid[0], a.mid[1] - b.mid[1]) - a.radius - b.radius > reach:
