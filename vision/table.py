@@ -122,9 +122,9 @@ def read_table(tiles: list[Tile]) -> Table:
         return table
     for change in retaken:
         read, taken = (" and ".join(words) for words in zip(*((settled[i].kind, alt) for i, alt in change)))
-        notes.append(f"a hand sorted but for {'one tile' if len(change) == 1 else 'two tiles'}: its {read} "
-                     f"{'is' if len(change) == 1 else 'are'} taken as {taken}, also likely to the reader, which puts "
-                     "it in order")
+        tiles_is = "one tile: its {} is" if len(change) == 1 else "two tiles: its {} are"
+        notes.append(f"a hand sorted but for {tiles_is.format(read)} taken as {taken}, also likely to the reader, "
+                     "which puts it in order")
         for i, alt in change:
             settled[i] = read_as(settled[i], alt)
     return _read_seats(settled, notes)
