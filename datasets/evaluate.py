@@ -1,7 +1,7 @@
 """Score photo -> tiles against generated scenes, whose tables hold every tile's true kind, face polygon and lie.
 
-A detection matches a labelled tile when their face polygons overlap with IoU >= 0.5 (greedy, most confident
-first). Counted: labelled tiles found; of those, read correctly (kind, red fives apart) and with the right lie
+A detection matches a labelled tile when its face polygon overlaps the tile's face inside the photo
+(``in_frame``) with IoU >= 0.5 (greedy, most confident first). Counted: labelled tiles found; of those, read correctly (kind, red fives apart) and with the right lie
 (for kinds that look the same both ways up, only sideways or not); detections that overlap no tile in view at all
 (IoU < 0.3 with every tile, labelled or not). Used by ``bench/bench_scenes.py`` and the tests.
 ``read_true_boxes`` measures the reader alone, as if the detector were perfect.
@@ -67,7 +67,7 @@ def evaluate(finder, data: Path) -> dict:
         labelled = [i for i, t in enumerate(truth) if t["labelled"]]
         totals["labelled"] += len(labelled)
         taken = set()
-        polygons = [t["polygon"] for t in truth]
+        polygons = [in_frame(t["polygon"], image.shape) for t in truth]
         for tile in sorted(tiles, key=lambda t: -t.confidence):
             best, i = best_overlap(tile.corners, polygons)
             if best < 0.3:
@@ -198,13 +198,19 @@ def match_boxes(overlap: tuple[np.ndarray, np.ndarray], sureness: list[float], c
     return out
 
 
-def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
-    """The box a detector should find for a tile's face: the smallest rectangle of its part inside the photo."""
+def in_frame(polygon, shape: tuple[int, ...]) -> np.ndarray:
+    """The part of a face inside the photo (the whole face where it lies wholly inside): what can be found of a
+    tile cut by the photo's edge, as the detector's labels clip it (``datasets.generate``). A found tile is paired
+    with this part: against the whole face, a tile less than half inside could never overlap it by half."""
     h, w = shape[:2]
     frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     _, inside = cv2.intersectConvexConvex(np.float32(polygon), frame)
-    points = np.float32(polygon) if inside is None or len(inside) < 3 else inside.reshape(-1, 2)
-    return cv2.boxPoints(cv2.minAreaRect(points))
+    return np.float32(polygon) if inside is None or len(inside) < 3 else inside.reshape(-1, 2)
+
+
+def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
+    """The box a detector should find for a tile's face: the smallest rectangle of its part inside the photo."""
+    return cv2.boxPoints(cv2.minAreaRect(in_frame(polygon, shape)))
 
 
 def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:

@@ -6,7 +6,8 @@ concealed tiles (red fives apart) and its melds (kind, tiles, source) all equal 
 paired with true seats by the tiles they share, so the seat names (relative to the read hand) do not matter.
 
 Two inputs: ``truth_tiles`` (the true face polygons and kinds: reconstruction alone) or tiles found in the
-pixels (end to end: each found tile is paired with the labelled tile it overlaps, IoU >= 0.5).
+pixels (end to end: each found tile is paired with the labelled tile whose face inside the photo it overlaps,
+IoU >= 0.5).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 from vision.layout import Tile
 from vision.table import Table, read_table, score_seat
 
-from .evaluate import pair_by_overlap
+from .evaluate import in_frame, pair_by_overlap
 
 
 def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
@@ -31,10 +32,13 @@ def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
 
 
 def match_found(found: list[Tile], table: dict) -> list[int | None]:
-    """For each found tile, the labelled annotation it overlaps most (IoU >= 0.5, each taken once), or None."""
+    """For each found tile, the labelled annotation whose face inside the photo (``in_frame``) it overlaps most
+    (IoU >= 0.5, each taken once), or None."""
     labelled = [i for i, t in enumerate(table["tiles"]) if t["labelled"]]
     order = sorted(range(len(found)), key=lambda k: -found[k].confidence)
-    pairs = pair_by_overlap([found[k].corners for k in order], [table["tiles"][i]["polygon"] for i in labelled])
+    shape = (table["height"], table["width"])
+    pairs = pair_by_overlap([found[k].corners for k in order],
+                            [in_frame(table["tiles"][i]["polygon"], shape) for i in labelled])
     out: list[int | None] = [None] * len(found)
     for k, j in zip(order, pairs):
         out[k] = None if j is None else labelled[j]

@@ -606,6 +606,24 @@ def test_a_tile_cut_by_the_photo_s_edge_is_asked_for_as_its_part_inside():
     assert sorted(map(tuple, np.round(box).astype(int).tolist())) == [(0, 10), (0, 70), (20, 10), (20, 70)]
 
 
+def test_a_tile_mostly_outside_the_photo_is_matched_by_the_box_of_its_part_inside():
+    """A face 40 px wide with 15 px inside a 200 px wide photo: a box on those 15 px overlaps the whole face by
+    only 0.375, so it was never matched; it overlaps the part inside whole. Two tiles inside are matched as before."""
+    from datasets.table_eval import match_found
+    from vision.layout import Tile
+
+    def face(x0, x1):
+        return [[x0, 10.0], [x1, 10.0], [x1, 70.0], [x0, 70.0]]
+
+    table = dict(width=200, height=100, tiles=[
+        dict(cls="3p", labelled=True, polygon=face(-25, 15)),
+        dict(cls="4p", labelled=True, polygon=face(100, 140)),
+        dict(cls="5p", labelled=False, polygon=face(150, 190))])
+    found = [Tile("3p", tuple(map(tuple, face(0, 15)))), Tile("4p", tuple(map(tuple, face(101, 141)))),
+             Tile("5p", tuple(map(tuple, face(150, 190))))]
+    assert match_found(found, table) == [0, 1, None]  # the unlabelled tile is not asked for
+
+
 def test_tiles_the_table_reads_otherwise_are_counted_right_before_and_after():
     """A hand whose last tile, a 4m, was read as a fifth 1m (4m the reader's second choice): the table takes it
     as 4m, so the count says one tile read otherwise, right after and not before, and the hand is right."""
