@@ -7,7 +7,8 @@ about 90 % of the tiles of generated table scenes even when cut from their true 
 ``python bench/bench_scenes.py --data data/dev-corner --true-boxes`` with reader v5):
 small far tiles, tiles seen at a low angle, sideways and upside-down tiles, tiles partly hidden by their
 neighbours. Here each labelled tile of a scene is cut as ``vision.tiles`` cuts a detection: its face polygon,
-each corner moved by a few percent of the tile's size (a detector's box is not exact), made a rotated rectangle,
+each corner moved by a few percent of the tile's size (a detector's box is not exact), made a rotated rectangle
+(of its part inside the photo, for a tile cut by the photo's edge),
 turned long side vertical, warped by ``straighten``; then turned back so its glyph stands upright, as the crops
 of ``datasets.crops`` are (training turns it again at random, ``TURN_P``). Same folder layout:
 ``DIR/{train,val}/{class}/NAME.jpg``; a scene's val/train split is the one ``generate`` gave it.
@@ -50,8 +51,12 @@ def glyph_turn(corners: np.ndarray, polygon: np.ndarray) -> int:
 
 def detection_cut(image: np.ndarray, polygon: np.ndarray) -> tuple[np.ndarray, int]:
     """The crop the run time reads for a detection of exactly this face polygon, and its glyph's turn: its
-    rectangle (a sheared face in a row the run time cuts as ``vision.tiles.face_corners``, from its neighbours)."""
-    centre, size, angle = cv2.minAreaRect(polygon.astype(np.float32))
+    rectangle (a sheared face in a row the run time cuts as ``vision.tiles.face_corners``, from its neighbours).
+    A face cut by the photo's edge is cut as the detector boxes it, its part inside the photo (``in_frame``, as the
+    detector's labels clip it), not whole with the photo's edge pixels repeated beyond it (before session 32)."""
+    from .evaluate import in_frame
+
+    centre, size, angle = cv2.minAreaRect(in_frame(polygon, image.shape))
     corners = upright_corners(Detection(centre, size, angle, 1.0))
     return straighten(image, corners), glyph_turn(corners, polygon)
 

@@ -454,6 +454,20 @@ def test_scene_crops_cut_a_tile_at_any_roll_and_stand_its_glyph_upright(angle):
     assert top[2] > top[0] + 100 and bottom[0] > bottom[2] + 100
 
 
+def test_a_tile_cut_by_the_photo_s_edge_is_cut_as_its_part_inside_as_a_detector_boxes_it():
+    """A face 40 x 60 px with its left half beyond the photo's edge, its inside half red: the crop is that half
+    alone (as tall as the face, half as wide, red throughout), not the whole face with the edge repeated beyond it."""
+    from datasets.scene_crops import detection_cut
+
+    image = np.full((100, 200, 3), 90, np.uint8)
+    image[10:70, 0:20] = (0, 0, 255)
+    crop, turn = detection_cut(image, np.array([[-20.0, 10.0], [20.0, 10.0], [20.0, 70.0], [-20.0, 70.0]]))
+    h, w = crop.shape[:2]
+    assert turn == 0 and 2.5 < h / w < 3.5  # 60 x 20 with a small margin; the whole face would be 1.5
+    inner = crop[h // 5: -h // 5, w // 5: -w // 5].reshape(-1, 3).mean(axis=0)
+    assert inner[2] > 200 and inner[0] < 60
+
+
 def test_scene_crops_take_labelled_tiles_of_generated_scenes_into_class_folders(shared, tmp_path):
     from datasets import scene_crops
 
