@@ -806,14 +806,36 @@ EXTRA_SURE = 0.5  # a box read at least this surely is not taken for a second bo
 def _less_boxes_beyond_a_hand(tiles: list[Tile], line: Line, concealed: list[int], melds: int) -> list[int]:
     """The concealed tiles less unsure boxes overlapping a neighbour while there are more than a hand can hold:
     the detector's second box on one tile (or on a seam) read as one more tile. The least sure goes first; it is
-    left out of the hand. Dev hands end to end 555 -> 557 / 664 (detector v4's detections: 563 -> 564)."""
+    left out of the hand. Dev hands end to end 555 -> 557 / 664 (detector v4's detections: 563 -> 564). Then,
+    however sure, a box overlapping a neighbour along the row but lying off the row's line by half a tile's depth
+    or more (``_off_the_row``): a box on a standing tile's top, which in a set with white backs reads as a haku."""
     while len(concealed) + 3 * melds > HAND_TILES:
         overlapping = [i for k, i in enumerate(concealed)
                        if _unsure_box_on_a_neighbour(tiles, line, concealed, k, EXTRA_SURE)]
         if not overlapping:
+            overlapping = [i for k, i in enumerate(concealed) if _off_the_row(tiles, line, concealed, k)
+                           and _unsure_box_on_a_neighbour(tiles, line, concealed, k, 1.0)]
+        if not overlapping:
             break
         concealed.remove(min(overlapping, key=lambda i: tiles[i].confidence))
     return concealed
+
+
+OFF_ROW = 0.5  # of its neighbours' depth across the row: a box this far off the line of its two neighbours
+
+
+def _off_the_row(tiles: list[Tile], line: Line, positions: list[int], k: int) -> bool:
+    """Whether the box at place k of ``positions`` lies off the line of the tiles beside it (the nearest before
+    and after, or the two nearest at an end) by ``OFF_ROW`` of their depth across the row or more."""
+    if len(positions) < 3:
+        return False
+    others = [positions[j] for j in (k - 1, k + 1) if 0 <= j < len(positions)]
+    if len(others) < 2:
+        others = [positions[j] for j in ((1, 2) if k == 0 else (k - 2, k - 1))]
+    across = np.array([-line.right[1], line.right[0]])
+    a, b = (tiles[i] for i in others)
+    offset = abs(float((tiles[positions[k]].center - (a.center + b.center) / 2) @ across))
+    return offset >= OFF_ROW * (a.extent_along(across) + b.extent_along(across))
 
 
 def _gap_before(tiles: list[Tile], line: Line, positions: list[int], start: int) -> float:
