@@ -405,6 +405,23 @@ def test_a_box_straddling_two_tiles_is_dropped_and_overlapping_neighbours_are_ke
     assert drop_straddling(row + [straddling], [False, False, False, True]) == row + [straddling]
 
 
+def test_a_face_cut_by_the_photos_edge_is_stretched_back_out_to_its_neighbours_shape():
+    """Tiles 30 x 40 px in a row; the first lies half beyond the photo's left edge, its box the 15 px inside. Its
+    neighbours' shape (30 across for 40 down) stretches it back out to 30 px, across the edge, its right side and
+    its height kept; the uncut tiles, and a tile alone in a photo's corner, are given back as they were."""
+    from vision.tiles import whole_faces
+
+    def box(x0, x1, y0=100.0, y1=140.0):
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+    corners = [box(0.0, 15.0), box(45.0, 75.0), box(75.0, 105.0), box(105.0, 135.0)]
+    whole = whole_faces(corners, (200, 300, 3))
+    np.testing.assert_allclose(whole[0], box(-15.0, 15.0), atol=1e-6)
+    assert all(w is c for w, c in zip(whole[1:], corners[1:]))
+    cornered = [box(0.0, 15.0, 0.0, 40.0)] + corners[1:]  # cut by two edges: no side to stretch, left alone
+    assert whole_faces(cornered, (200, 300, 3))[0] is cornered[0]
+
+
 def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_half_its_width_is_kept():
     shape = (300, 400, 3)
     row = [_box(100 + 30 * k, 150) for k in range(4)]
