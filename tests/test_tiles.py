@@ -174,6 +174,32 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     assert sorted(round(t.center[0]) for t in found) == [140, 180]  # 0.4 x 0.5 and 0.4 x 0.3 stay
 
 
+def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_keeps_its_box_inside(monkeypatch):
+    """Four boxes in a row, the first the 15 px inside the photo of a 30 px tile. The (stand-in) reader reads a
+    crop as narrow as that part unsurely as 8m, a whole tile's shape surely as 3m: the cut tile is read a second
+    time stretched back out, so it is a 3m, and its polygon is still the part inside. A tile a reader reads surer
+    cut than stretched keeps that reading."""
+    import vision.tiles as tiles
+    from vision.reader import Reading
+
+    finder = tiles.TileFinder()
+    boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
+        Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)]
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+
+    def read(crops, profile=None):  # by the crop's shape: narrow as the cut part, or a whole tile's
+        return [Reading("8m", 0.4, (0,), (("8m", 0.4),)) if c.shape[1] < 0.55 * c.shape[0]
+                else Reading(whole_reads, 0.9 if whole_reads == "3m" else 0.3, (0,), ((whole_reads, 0.9),))
+                for c in crops]
+
+    monkeypatch.setattr(finder.reader, "read", read)
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    for whole_reads, first in (("3m", "3m"), ("5m", "8m")):
+        found = sorted(finder.find(photo), key=lambda t: t.center[0])
+        assert [t.kind for t in found] == [first, whole_reads, whole_reads, whole_reads]
+        assert min(x for x, _ in found[0].polygon) >= -0.5  # the box found, inside the photo
+
+
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     """A box read as haku 0.4 x 0.4 sure goes (a blank face is what a box on a tile's side sees); a 3m as
     unsure stays, and so does a haku read 0.4 x 0.6."""
@@ -408,7 +434,8 @@ def test_a_box_straddling_two_tiles_is_dropped_and_overlapping_neighbours_are_ke
 def test_a_face_cut_by_the_photos_edge_is_stretched_back_out_to_its_neighbours_shape():
     """Tiles 30 x 40 px in a row; the first lies half beyond the photo's left edge, its box the 15 px inside. Its
     neighbours' shape (30 across for 40 down) stretches it back out to 30 px, across the edge, its right side and
-    its height kept; the uncut tiles, and a tile alone in a photo's corner, are given back as they were."""
+    its height kept; the uncut tiles, a tile in a photo's corner and a sliver under 40 % inside (the labels' floor)
+    are given back as they were."""
     from vision.tiles import whole_faces
 
     def box(x0, x1, y0=100.0, y1=140.0):
@@ -420,6 +447,8 @@ def test_a_face_cut_by_the_photos_edge_is_stretched_back_out_to_its_neighbours_s
     assert all(w is c for w, c in zip(whole[1:], corners[1:]))
     cornered = [box(0.0, 15.0, 0.0, 40.0)] + corners[1:]  # cut by two edges: no side to stretch, left alone
     assert whole_faces(cornered, (200, 300, 3))[0] is cornered[0]
+    sliver = [box(0.0, 10.0)] + corners[1:]  # a third of the tile inside: it would be stretched threefold
+    assert whole_faces(sliver, (200, 300, 3))[0] is sliver[0]
 
 
 def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_half_its_width_is_kept():
