@@ -3,8 +3,9 @@
 A detection matches a labelled tile when its face polygon overlaps the tile's face inside the photo
 (``in_frame``) with IoU >= 0.5 (greedy, most confident first). Counted: labelled tiles found; of those, read
 correctly (kind, red fives apart) and with the right lie (for kinds that look the same both ways up, only sideways
-or not); detections that overlap no tile in view at all (IoU < 0.3 with every tile, labelled or not). Used by ``bench/bench_scenes.py`` and the tests.
-``read_true_boxes`` measures the reader alone, as if the detector were perfect.
+or not); detections that overlap no tile in view at all (IoU < 0.3 with every tile, labelled or not). Used by
+``bench/bench_scenes.py`` and the tests. ``read_true_boxes`` measures the reader alone, as if the detector were
+perfect.
 """
 from __future__ import annotations
 

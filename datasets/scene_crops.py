@@ -36,6 +36,7 @@ from vision.detector import Detection
 from vision.reader import quarter_turned
 from vision.tiles import faces, straighten, upright_corners
 
+from .evaluate import in_frame
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
@@ -54,8 +55,6 @@ def detection_cut(image: np.ndarray, polygon: np.ndarray) -> tuple[np.ndarray, i
     rectangle (a sheared face in a row the run time cuts as ``vision.tiles.face_corners``, from its neighbours).
     A face cut by the photo's edge is cut as the detector boxes it, its part inside the photo (``in_frame``, as the
     detector's labels clip it), not whole with the photo's edge pixels repeated beyond it (before session 32)."""
-    from .evaluate import in_frame
-
     centre, size, angle = cv2.minAreaRect(in_frame(polygon, image.shape))
     corners = upright_corners(Detection(centre, size, angle, 1.0))
     return straighten(image, corners), glyph_turn(corners, polygon)

@@ -177,8 +177,8 @@ class PerfectDetector:
     """The run time (reader, second cuts, table) on the boxes a detector that found every labelled tile exactly
     would give: each tile's rectangle as ultralytics makes of a 4-point label (``"smallest"``, the minimum-area
     rectangle of the face's part inside the photo: the labels of detectors v1-v5) or at the bisector of the face's
-    edges (``"bisector"``, ``generate.face_rect``, a candidate label). It says how much a box convention costs, apart from the
-    detector's own errors. Bisector boxes are cut as they are: the run time's cut of a sheared face
+    edges (``"bisector"``, ``generate.face_rect``, a candidate label). It says how much a box convention costs,
+    apart from the detector's own errors. Bisector boxes are cut as they are: the run time's cut of a sheared face
     (``vision.tiles.face_corners``) needs the smallest rectangle."""
 
     def __init__(self, boxes: str = "smallest"):

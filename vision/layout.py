@@ -814,7 +814,7 @@ def _less_boxes_beyond_a_hand(tiles: list[Tile], line: Line, concealed: list[int
                        if _unsure_box_on_a_neighbour(tiles, line, concealed, k, EXTRA_SURE)]
         if not overlapping:
             overlapping = [i for k, i in enumerate(concealed) if _off_the_row(tiles, line, concealed, k)
-                           and _unsure_box_on_a_neighbour(tiles, line, concealed, k, 1.0)]
+                           and _unsure_box_on_a_neighbour(tiles, line, concealed, k, math.inf)]
         if not overlapping:
             break
         concealed.remove(min(overlapping, key=lambda i: tiles[i].confidence))

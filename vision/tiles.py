@@ -291,26 +291,22 @@ def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...]) -> list[np.nd
     a few such boxes along their edges, and reading them again only cost time."""
     if len(corners) < 2:
         return corners
-    h, w = shape[:2]
-    c = np.array(corners, dtype=np.float64)
-    lows, highs = c.min(axis=1), c.max(axis=1)
-    # the photo's edges each face reaches, and their outward normals: left, top, right, bottom
-    reached = np.stack([lows[:, 0] <= FRAME_PX, lows[:, 1] <= FRAME_PX,
-                        highs[:, 0] >= w - 1 - FRAME_PX, highs[:, 1] >= h - 1 - FRAME_PX], axis=1)
+    reached = edges_reached(corners, shape)
     if not reached.any():
         return corners
-    normals = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
+    normals = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]])  # outward: left, top, right, bottom
+    c = np.array(corners, dtype=np.float64)
     centres = c.mean(axis=1)
     sides = np.stack([c[:, 1] - c[:, 0], c[:, 3] - c[:, 0]], axis=1)  # (n, the two sides, x y)
     lengths = np.linalg.norm(sides, axis=2)
+    longs = lengths.max(axis=1)
     uncut = ~reached.any(axis=1)
     out = list(corners)
     for i in np.flatnonzero(reached.sum(axis=1) == 1):  # cut by one edge (at a corner of the photo: left as is)
         normal = normals[np.argmax(reached[i])]
         axes = sides[i] / np.maximum(lengths[i][:, None], 1e-9)
         k = int(np.argmax(np.abs(axes @ normal)))  # the side across the photo's edge is the one cut short
-        near = like_sized_near(centres, lengths.max(axis=1), centres[i], float(lengths[i].max()),
-                               WHOLE_REACH, ROW_SIZE_RATIO) & uncut
+        near = like_sized_near(centres, longs, centres[i], float(longs[i]), WHOLE_REACH, ROW_SIZE_RATIO) & uncut
         near[i] = False
         js = np.flatnonzero(near)
         if not len(js):
@@ -328,10 +324,19 @@ def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...]) -> list[np.nd
     return out
 
 
+def edges_reached(corners: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    """Which edges of the photo each polygon reaches (within ``FRAME_PX``): (n, 4) for left, top, right, bottom.
+    A box reaching one is cut by the frame."""
+    h, w = shape[:2]
+    lows, highs = _bounds(corners)
+    return np.stack([lows[:, 0] <= FRAME_PX, lows[:, 1] <= FRAME_PX,
+                     highs[:, 0] >= w - 1 - FRAME_PX, highs[:, 1] >= h - 1 - FRAME_PX], axis=1)
+
+
 def _bounds(corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Each polygon's axis-aligned bounds: (n, 2) lowest and (n, 2) highest x, y."""
-    return (np.array([c.min(axis=0) for c in corners]).reshape(-1, 2),
-            np.array([c.max(axis=0) for c in corners]).reshape(-1, 2))
+    """Each polygon's axis-aligned bounds: (n, 2) lowest and (n, 2) highest x, y (quads: ``Tile.corners``)."""
+    c = np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2)
+    return c.min(axis=1), c.max(axis=1)
 
 
 def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
@@ -340,9 +345,7 @@ def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     the frame but showing at least half its width, or read surely, is kept. Order is kept."""
     if len(tiles) < 3:
         return tiles
-    h, w = shape[:2]
-    lows, highs = _bounds([t.corners for t in tiles])
-    cut = (lows <= FRAME_PX).any(axis=1) | (highs[:, 0] >= w - 1 - FRAME_PX) | (highs[:, 1] >= h - 1 - FRAME_PX)
+    cut = edges_reached([t.corners for t in tiles], shape).any(axis=1)
     if cut.all():
         return tiles
     c = np.array([t.corners for t in tiles])  # the mean of each tile's two edge pairs, as Tile.edges
