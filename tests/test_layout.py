@@ -485,6 +485,23 @@ def test_a_meld_tile_misread_is_taken_as_the_readers_next_likeliest_that_makes_t
     assert (meld.kind, meld.tiles, tiles[12].kind) == ("chi", ["3s", "4s", "5s"], "5s")
 
 
+def test_hand_tiles_are_not_read_otherwise_into_a_meld_whose_called_tile_is_not_shaped_sideways():
+    # a far hand's 2z read a quarter turned, its box shaped as its upright neighbours': 2z 3z 6z could be taken
+    # as a pon of 2z from the reader's second readings, but nothing about the tiles' shapes says one was called
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 6z")
+    misread_a_quarter_turn(tiles, 10)
+    read_with_candidates(tiles, 11, [("3z", 0.4), ("2z", 0.15)])
+    read_with_candidates(tiles, 12, [("6z", 0.6), ("2z", 0.2)])
+    r = read_one(tiles)
+    assert r.melds == [] and len(r.concealed) == 13 and kinds(tiles, r.concealed[-3:]) == ["2z", "3z", "6z"]
+    # laid sideways, the same 2z is a called tile, and the pon is read with the others' second readings
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2z> 3z 6z")
+    read_with_candidates(tiles, 11, [("3z", 0.4), ("2z", 0.15)])
+    read_with_candidates(tiles, 12, [("6z", 0.6), ("2z", 0.2)])
+    (meld,) = read_one(tiles).melds
+    assert (meld.kind, meld.tiles, meld.source) == ("pon", ["2z", "2z", "2z"], "left")
+
+
 def test_a_meld_legal_as_read_or_with_no_likely_reading_to_mend_it_stays_as_read():
     # 5m 6m 7m is a chi: read so, however likely 8m was for its 5m
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 5m> 6m 7m")
