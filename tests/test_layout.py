@@ -450,6 +450,23 @@ def test_of_two_meld_tiles_read_sideways_alike_in_length_the_plainer_is_the_call
     assert r.problems == [] and len(r.concealed) == 10 and any("look sideways" in n for n in m.notes)
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_of_two_pon_tiles_read_sideways_the_one_shaped_sideways_is_the_called_one(angle):
+    # the 2z laid sideways in the middle (from across), its box short along the row (not 1.2 times an upright
+    # one's, so lengths do not tell) and leaning a little; the left 2z upright but read a quarter turned, its
+    # glyph plainer sideways. Longer for its depth by far, the middle one was called
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2z 2z> 2z", angle)
+    misread_a_quarter_turn(tiles, 10)
+    called = tiles[11]
+    along = (called.corners[0] - called.corners[3]) / np.linalg.norm(called.corners[0] - called.corners[3])
+    shrunk = [c - 0.15 * ((c - called.center) @ along) * along for c in called.corners]
+    tiles[11] = Tile("2z", tuple(rotated(shrunk, 12, about=called.center)))
+    r = read_one(tiles)
+    (meld,) = r.melds
+    assert (meld.kind, meld.source, meld.tile_indices[meld.called_place]) == ("pon", "across", 11)
+    assert r.problems == [] and meld.notes == []
+
+
 def test_hand_tiles_misread_sideways_are_not_made_a_meld_by_their_lengths():
     # two upright hand tiles read sideways at the hand's end: none is longer, so no meld is made of them
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 4z")
