@@ -419,6 +419,25 @@ def test_a_called_tile_read_upright_is_found_by_its_length(angle):
     assert tiles[11].lie == lay_row(spec, angle)[11].lie
 
 
+@pytest.mark.parametrize("angle", [0, 23, 180])
+def test_a_lone_melds_called_tile_read_upright_is_found_by_its_shape(angle):
+    # the pon's sideways 8p read upright (8p and 4p look alike a quarter turned at 20 px): no tile of the line
+    # reads sideways, yet the one lying across the row by its shape is a called tile, and the pon is read
+    spec = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 8p> 8p 8p"
+    tiles = lay_row(spec, angle)
+    misread_a_quarter_turn(tiles, 10)
+    assert tiles[10].lie != lay_row(spec, angle)[10].lie
+    r = read_one(tiles)
+    (pon,) = r.melds
+    assert (pon.kind, pon.source, pon.called) == ("pon", "left", "8p") and len(r.concealed) == 10
+    assert r.problems == []
+    # a hand tile shaped so, read upright, is still a hand tile where no meld can be read beside it: no problem
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 3z 8p> 4z", angle)
+    misread_a_quarter_turn(tiles, 12)
+    r = read_one(tiles)
+    assert r.melds == [] and len(r.concealed) == 14 and r.problems == []
+
+
 def test_an_upright_meld_tile_read_sideways_gives_way_to_the_longer_one():
     # two of the chi read sideways; the 4s box is as long as an upright tile's, the 2s one longer: 2s was called
     tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 2s> 3s 4s")
