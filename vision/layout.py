@@ -714,10 +714,6 @@ class LineReading:
 
 
 CLEAR_GAP = 0.3  # a gap of this many short sides before a meld is a clear place to cut
-# a tile whose length along its line for its depth is this many times the line's median lies across it, whatever
-# its glyph (a sideways tile's is about 1.8 times an upright one's). Chosen on the dev scenes end to end over the
-# tiles found (seeds 18-20, 95, 96): +1 hand of 1,187 from 1.3 to 1.7, none lost; 0 at 2.0
-LIES_ACROSS = 1.5
 
 
 def read_line(tiles: list[Tile], line: Line) -> LineReading:
@@ -882,11 +878,15 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldRea
     return None, problem
 
 
-# A meld mended by another reading of a tile needs its called tile's length along the row for its depth across
-# it (about 1.8 times an upright tile's for a tile lying sideways) at least CALLED_ACROSS times the median of its
-# other tiles'. Chosen on the dev scenes end to end (seeds 18-20, 95, 96, over the tiles found): 1.1 and 1.18 gave
-# +2 -1 hands of 1,187, 1.0 -1, 1.25 +2 -2
-CALLED_ACROSS = 1.1
+# A tile's length along its row for its depth across it (``_length_for_depth``) is about 1.8 times as much lying
+# sideways as upright, from any angle: tiles side by side are foreshortened alike, where the reader's turn for a
+# face 12 px deep is a guess. How much more it must be, against what; each chosen on the dev scenes end to end over
+# the tiles found (seeds 18-20, 95, 96: 1,187 hands; session 33):
+LIES_ACROSS = 1.5  # the line's median: a tile looked for melds beside (+1 from 1.3 to 1.7, none lost; 0 at 2.0)
+CALLED_ACROSS = 1.1  # its meld's other tiles' median: a meld mended by another reading (+2 -1 at 1.1 and 1.18, 1.0
+# -1, 1.25 +2 -2)
+CALLED_SHAPED = 1.3  # the other of two read sideways: the called one (+1 at 1.15 and 1.3, none lost; 0 at 1.5); and
+# the two upright ones' mean, for blank tiles alone in a row to be a meld of haku (``shaped_as_a_meld``)
 
 
 def _shaped_across(tiles: list[Tile], line: Line, group: list[int], meld: MeldReading) -> bool:
@@ -907,9 +907,10 @@ def _length_for_depth(tile: Tile, along: np.ndarray) -> float:
 
 
 def shaped_as_a_meld(tiles: list[Tile], members: list[int]) -> bool:
-    """Whether three or four tiles in a row lie as an open meld does: one, or an added kan's stacked pair, longer
-    for its depth across the row by ``CALLED_SHAPED`` than the two upright ones (the two least long for their
-    depth). A wall's tiles lie alike."""
+    """Whether three or four tiles in a row lie as an open meld does: of three, one longer for its depth across the
+    row by ``CALLED_SHAPED`` than the two others; of four, two (an added kan's stacked pair) than the other two. A
+    wall's tiles lie alike. Of four, one longer alone (a daiminkan) is not asked: a wall's piece of four seen
+    aslant showed so (dev seed 18's scene 88), and a daiminkan of haku in a set with white backs is rarer."""
     if not 3 <= len(members) <= 4:
         return False
     right = right_of(line_up(tiles, members))
@@ -996,9 +997,10 @@ def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[in
     Where two of three read sideways and their lengths do not tell (an upright tile misread a quarter turned, a
     sheared face's box leaning near 45 degrees), a run's called tile is its left one (a chi is called from the
     left); of a pon's or a daiminkan's two, the one plainly longer for its depth (``CALLED_SHAPED``), else the one
-    more plainly sideways is taken, with a note that its source is in doubt: a meld whose source is in doubt scores as the hand does, tiles flagged among the concealed ones do
-    not (dev scenes end to end: 559 -> 563 hands of 664; the daiminkan too, session 28: 595 -> 596 of 763, a kan of
-    1p read as a pon and a stray). A tile whose lie a person set is not second-guessed."""
+    more plainly sideways is taken, with a note that its source is in doubt: a meld whose source is in doubt
+    scores as the hand does, tiles flagged among the concealed ones do not (dev scenes end to end: 559 -> 563 hands
+    of 664; the daiminkan too, session 28: 595 -> 596 of 763, a kan of 1p read as a pon and a stray). A tile whose
+    lie a person set is not second-guessed."""
     if len(side) == 1:
         return side[0], []
     if (longest := _called_by_length(tiles, line, group)) is not None:
@@ -1015,10 +1017,6 @@ def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[in
                       "taken to be the one more plainly sideways"]
 
 
-# of two tiles of a pon or daiminkan read sideways, where lengths alone do not tell, the one whose length for its
-# depth is this many times the other's is the called one (dev hands end to end over the tiles found: +1 of 1,187
-# at 1.15 and 1.3, none lost; 0 at 1.5)
-CALLED_SHAPED = 1.3
 CALLED_LONGER = 1.2  # in an open meld whose glyphs name no one called tile, the one this much longer along the row
 CALLED_UPRIGHT = 1.1  # ... than each other tile of it, while they are all within this of each other, is the called one
 
