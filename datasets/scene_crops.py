@@ -17,6 +17,10 @@ face-down tiles (walls, the other hands): ``--max-backs`` keeps at most that man
 so the picks go to faces instead (reader v7). Deterministic for
 (seed, scene index); existing crops are kept.
 
+``--at-frame`` cuts only the tiles the photo's edge cuts or touches (their face within ``FRAME_PX`` of it, as the
+run time marks a box cut by the frame, ``vision.tiles.edges_reached``), all of them with a high ``--per-scene``: the data of the reader
+of such tiles (``vision.models.CUT_READER``), which the shipped readers never learnt as the run time cuts them.
+
 ``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
 included), each paired with the labelled tile it overlaps (IoU at least ``MATCH_IOU``): the crops the run time
 reads, with the detector's real errors (a box across a standing tile's face and side, an angle between a sheared
@@ -34,7 +38,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.reader import quarter_turned
-from vision.tiles import faces, straighten, upright_corners
+from vision.tiles import FRAME_PX, faces, straighten, upright_corners
 
 from .evaluate import in_frame
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
@@ -84,8 +88,15 @@ def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.nd
             if k is not None]
 
 
+def at_frame(polygon, shape: tuple[int, ...]) -> bool:
+    """Whether a face reaches within ``FRAME_PX`` of the photo's edge or beyond it."""
+    p, (h, w) = np.asarray(polygon, dtype=np.float64), shape[:2]
+    return bool((p.min(axis=0) <= FRAME_PX).any() or p[:, 0].max() >= w - 1 - FRAME_PX
+                or p[:, 1].max() >= h - 1 - FRAME_PX)
+
+
 def write_scene(job: tuple) -> int:
-    src, out, table_path, per_scene, max_backs, seed, shared, boxes = job
+    src, out, table_path, per_scene, max_backs, seed, shared, boxes, frame_only = job
     done = out / ".done" / table_path.parent.name / table_path.stem
     if done.exists():
         return 0
@@ -95,6 +106,8 @@ def write_scene(job: tuple) -> int:
     style = scene_style(table, shared)
     tiles = [t for t in table["tiles"] if t["labelled"] and not (t["cls"] == "back" and style.blank_back)]
     image = cv2.imread(str(src / table["image"]))
+    if frame_only:
+        tiles = [t for t in tiles if at_frame(t["polygon"], image.shape)]
     if boxes == "detector":
         found = dict(detector_cuts(image, tiles))
         picks = [k for k in rng.permutation(len(tiles)) if k in found]
@@ -124,6 +137,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--boxes", choices=("jittered", "detector"), default="jittered",
                     help="cut each true polygon jittered (default) or the shipped detector's boxes")
+    ap.add_argument("--at-frame", action="store_true", help="only (and every one of) the tiles the photo's edge cuts")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -131,7 +145,8 @@ def main(argv=None) -> None:
     tables = sorted(args.src.glob("tables/*/*.json"))
     if not tables:
         ap.error(f"no scenes under {args.src}/tables: make them with python -m datasets.generate")
-    jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared, args.boxes) for p in tables]
+    jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared, args.boxes,
+             args.at_frame) for p in tables]
     run_jobs(write_scene, jobs, args.workers, "scenes cut")
 
 

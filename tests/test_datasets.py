@@ -499,6 +499,31 @@ def test_scene_crops_keep_at_most_max_backs_face_down_tiles_of_a_scene(shared, t
     assert max(backs["capped"].values()) == 1 and faces["capped"] == faces["all"]
 
 
+def test_scene_crops_at_the_frame_take_every_tile_the_photo_s_edge_cuts_or_touches_and_no_other(shared, tmp_path):
+    from datasets import scene_crops
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", "5", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
+    scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "400",
+                      "--workers", "1", "--shared", str(shared), "--at-frame"])
+    taken = Counter((int(p.stem.split("_")[0]), p.parent.name) for p in (tmp_path / "crops").glob("*/*/*.jpg"))
+    expected = Counter()
+    for p in (tmp_path / "scenes").rglob("tables/*/*.json"):
+        table = json.loads(p.read_text())
+        h, w = cv2.imread(str(tmp_path / "scenes" / table["image"])).shape[:2]
+        white = scene_crops.scene_style(table, shared).blank_back
+        for a in table["tiles"]:
+            xs, ys = [x for x, _ in a["polygon"]], [y for _, y in a["polygon"]]
+            if a["labelled"] and not (a["cls"] == "back" and white) and (
+                    min(xs) <= 3 or min(ys) <= 3 or max(xs) >= w - 4 or max(ys) >= h - 4):
+                expected[table["index"], a["cls"]] += 1
+    assert taken == expected and sum(expected.values()) >= 3
+    tables = [json.loads(p.read_text()) for p in (tmp_path / "scenes").rglob("tables/*/*.json")]
+    cut = Counter((t["index"], a["cls"]) for t in tables for a in t["tiles"]
+                  if a["labelled"] and a["truncated"] and a["cls"] != "back")
+    assert cut and not cut - taken  # the tiles the frame cuts are all among them
+
+
 def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph_upright(shared, tmp_path):
     from datasets import scene_crops
     from vision.models import READER, model_file

@@ -161,3 +161,17 @@ def test_the_shipped_reader_comes_with_its_second_and_a_folder_of_one_reader_alo
     (tmp_path / "tile_reader.onnx").write_bytes(MODEL.read_bytes())
     monkeypatch.setenv("RIICHI_LENS_MODELS", str(tmp_path))
     assert shipped_reader().second is None
+
+
+def test_two_readings_averaged_take_the_likelier_kind_and_the_turn_of_the_reader_that_read_it_first():
+    from vision.reader import Reading, averaged
+
+    a = Reading("6m", 0.5, (1,), (("6m", 0.5), ("9m", 0.4)))
+    b = Reading("9m", 0.8, (3,), (("9m", 0.8), ("6m", 0.1)))
+    r = averaged(a, b)
+    assert (r.kind, r.turns) == ("9m", (3,)) and r.confidence == pytest.approx(0.6)
+    assert r.candidates == (("9m", 0.6), ("6m", 0.3))
+    # a kind one reader puts under the floor counts as 0 there; a kind alike both ways up keeps both turns
+    r = averaged(Reading("8p", 0.9, (1, 3), (("8p", 0.9),)), Reading("2s", 0.5, (0, 2), (("2s", 0.5), ("8p", 0.4))))
+    assert (r.kind, r.turns) == ("8p", (1, 3)) and r.confidence == pytest.approx(0.65)
+    assert averaged(Reading("3m", 0.7, (2,)), Reading("3m", 0.9, (0,))).turns == (0,)  # no candidates: its kind

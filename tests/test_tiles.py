@@ -183,6 +183,7 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
     from vision.reader import Reading
 
     finder = tiles.TileFinder()
+    finder.cut_reader = None  # the stretched reading alone (the cut reader: the test below)
     boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
         Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
@@ -198,6 +199,34 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
         found = sorted(finder.find(photo), key=lambda t: t.center[0])
         assert [t.kind for t in found] == [first, whole_reads, whole_reads, whole_reads]
         assert min(x for x, _ in found[0].polygon) >= -0.5  # the box found, inside the photo
+
+
+def test_the_cut_reader_reads_the_tiles_at_the_photos_edge_and_its_reading_is_averaged_with_the_pairs(monkeypatch):
+    """Five boxes in a row: the first the 15 px inside the photo of a 30 px tile, the last whole but touching the
+    right edge. The (stand-in) pair reads every crop 8m 0.6 sure (3m 0.3), the (stand-in) cut reader 3m 0.9
+    sure: only the two tiles at the edge are shown to the cut reader, and the averaged reading makes them 3m
+    (0.6 against 8m's 0.3); the tiles inside the photo stay 8m."""
+    import vision.tiles as tiles
+    from vision.reader import Reading
+
+    finder = tiles.TileFinder()
+    boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
+        Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)] + [
+        Detection((384.0, 200.0), (30.0, 40.0), 0.0, 0.9)]
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
+        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for _ in crops])
+    shown = []
+
+    class CutReader:
+        def read(self, crops):
+            shown.extend(crops)
+            return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
+
+    finder.cut_reader = CutReader()
+    found = sorted(finder.find(np.full((400, 400, 3), 128, np.uint8)), key=lambda t: t.center[0])
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "3m"] and len(shown) == 2
+    assert found[0].candidates[:2] == (("3m", 0.6), ("8m", 0.3))
 
 
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 READER = "tile_reader.onnx"
 SECOND_READER = "tile_reader_second.onnx"  # looks again at the first's unsure readings (``vision.reader``)
+CUT_READER = "tile_reader_cut.onnx"  # reads the tiles the photo's edge cuts (``vision.tiles``)
 DETECTOR = "tile_detector.onnx"
 
 
@@ -43,3 +44,12 @@ def shipped_reader():
     first = model_file(READER)
     second = first.with_name(SECOND_READER)
     return TileReader(first, second if second.is_file() else None)
+
+
+def shipped_cut_reader():
+    """The reader of tiles at the photo's edge, where the models folder has one (else None: the shipped pair
+    reads them as every other tile)."""
+    from .reader import TileReader
+
+    path = model_file(READER).with_name(CUT_READER)
+    return TileReader(path) if path.is_file() else None

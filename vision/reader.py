@@ -140,17 +140,37 @@ class TileReader:
         for p, t in zip(probs, turn_probs):
             likeliest = np.argsort(-p)[:CANDIDATES]
             kind = CLASSES[int(likeliest[0])]
-            best = int(t.argmax())
-            if kind in QUARTER_SYMMETRIC:
-                turns = (0, 1, 2, 3)
-            elif kind in SYMMETRIC:
-                turns = (best % 2, best % 2 + 2)
-            else:
-                turns = (best,)
             candidates = tuple((CLASSES[int(c)], round(float(p[c]), 4)) for c in likeliest
                                if c == likeliest[0] or p[c] >= CANDIDATE_FLOOR)
-            readings.append(Reading(kind, float(p[likeliest[0]]), turns, candidates))
+            readings.append(Reading(kind, float(p[likeliest[0]]), fitting_turns(kind, int(t.argmax())), candidates))
         return readings
+
+
+def fitting_turns(kind: str, best: int) -> tuple[int, ...]:
+    """The quarter turns that fit a kind whose likeliest turn is ``best``: every turn for a kind alike a quarter
+    turned, ``best`` and its half turn for one alike both ways up, else ``best`` alone."""
+    if kind in QUARTER_SYMMETRIC:
+        return (0, 1, 2, 3)
+    if kind in SYMMETRIC:
+        return (best % 2, best % 2 + 2)
+    return (best,)
+
+
+def averaged(a: Reading, b: Reading) -> Reading:
+    """Two readings of one tile by two readers, their kinds' probabilities averaged (a kind under
+    ``CANDIDATE_FLOOR`` for one reader counts as 0 there); the turn is that of the surer of the two readings that
+    read the kind first (else give it at all: a reading's turns fit its own first kind)."""
+    given = [dict(r.candidates or ((r.kind, r.confidence),)) for r in (a, b)]
+    p: dict[str, float] = {}
+    for probs in given:
+        for kind, q in probs.items():
+            p[kind] = p.get(kind, 0.0) + q / 2
+    order = sorted(p, key=lambda k: -p[k])[:CANDIDATES]
+    kind = order[0]
+    _, _, source = max(((r.kind == kind, probs[kind], r) for r, probs in zip((a, b), given) if kind in probs),
+                       key=lambda x: x[:2])
+    return Reading(kind, p[kind], fitting_turns(kind, source.turns[0]),
+                   tuple((k, round(p[k], 4)) for k in order if k == kind or p[k] >= CANDIDATE_FLOOR))
 
 
 def _kind_probabilities(out: dict[str, np.ndarray], profile) -> np.ndarray:

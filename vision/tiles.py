@@ -22,8 +22,8 @@ from .detector import Detection, TileDetector
 from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
-from .models import DETECTOR, model_file, shipped_reader
-from .reader import TileReader
+from .models import DETECTOR, model_file, shipped_cut_reader, shipped_reader
+from .reader import TileReader, averaged
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
 MAX_CROP_H = 96  # larger crops are warped straight to this height: the reader needs 64 px; smaller warps are faster
@@ -164,6 +164,9 @@ class TileFinder:
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
         self.reader = TileReader(reader) if reader else shipped_reader()
+        # reads the tiles the photo's edge cuts or touches, beside the pair (``_read_at_frame``); with other
+        # weights for the reader, none
+        self.cut_reader = None if reader else shipped_cut_reader()
         self._profiles: dict = {}
 
     def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
@@ -174,7 +177,7 @@ class TileFinder:
         own_set = self.profile(profile)
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
         self._read_unsure_again(image, detections, rows, corners, readings, own_set)
-        self._read_cut_whole(image, corners, readings, own_set)
+        self._read_at_frame(image, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -210,18 +213,28 @@ class TileFinder:
             if r.confidence > readings[i].confidence + RECUT_MARGIN:
                 detections[i], corners[i], readings[i] = d, c, r
 
-    def _read_cut_whole(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile) -> None:
-        """Read each face cut by the photo's edge again stretched back out (``whole_faces``) and keep the surer
-        reading (in place). Its corners stay the part inside: that is where the tile shows. Measured (session 32):
-        of the boxes so stretched on dev seeds 18 and 20, tiles cut by the frame read right 539 -> 567 of 667 (the
-        stretched reading alone: 552, and uncut tiles touching the edge 172 -> 148 of 182; the surer of the two:
-        171); end to end dev hands 618 -> 619 of 763, held-out 451 -> 454 of 531, none lost; the 9 real whole-set
-        photos the same."""
+    def _read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile) -> None:
+        """Read again each face the photo's edge cuts or touches (in place; its corners stay the part inside:
+        that is where the tile shows).
+
+        First stretched back out (``whole_faces``), keeping the surer reading. Measured (session 32): of the boxes
+        so stretched on dev seeds 18 and 20, tiles cut by the frame read right 539 -> 567 of 667 (the stretched
+        reading alone: 552, and uncut tiles touching the edge 172 -> 148 of 182; the surer of the two: 171); end
+        to end dev hands 618 -> 619 of 763, held-out 451 -> 454 of 531, none lost; the 9 real whole-set photos
+        the same.
+        Then, where the models folder has it and no calibration profile is in use, by the cut reader
+        (``models.CUT_READER``), trained on such tiles as the run time cuts them, the part inside; its reading
+        averaged with the pair's (session 34, ``models/README.md``)."""
         whole = whole_faces(corners, image.shape)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
         for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile) if cut else []):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
+        if self.cut_reader is None or profile is not None or not corners:
+            return
+        at_frame = np.flatnonzero(edges_reached(corners, image.shape).any(axis=1))
+        for i, r in zip(at_frame, self.cut_reader.read([straighten(image, corners[i]) for i in at_frame])):
+            readings[i] = averaged(readings[i], r)
 
     def profile(self, name: str | None):
         """The calibration profile of that name (None: the shipped reader alone), loaded again when its file
