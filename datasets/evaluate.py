@@ -110,13 +110,18 @@ WHITE_BACKS = "all, a white back read as a blank haku counted right"
 FROM_20_PX = "all from 20 px wide (the issue's floor), a white back read as a blank haku counted right"
 
 
-def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[collections.Counter, collections.Counter]:
-    """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``:
-    tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile of a
-    set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``; ``FROM_20_PX``, the
-    same of the tiles from 20 px wide, the issue's floor), by how they lie and by their width (``width_bin``)."""
+def read_true_boxes(reader, data: Path, shared: Path | None = None,
+                    finder=None) -> tuple[collections.Counter, collections.Counter]:
+    """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``
+    (and with a ``vision.tiles.TileFinder``, the tiles at the photo's edge read again as its ``read_at_frame``
+    does): tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile
+    of a set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``; ``FROM_20_PX``,
+    the same of the tiles from 20 px wide, the issue's floor), by how they lie and by their width
+    (``width_bin``)."""
+    from vision.tiles import straighten
+
     from .generate import default_shared, scene_style
-    from .scene_crops import detection_cut
+    from .scene_crops import detection_corners
 
     shared = shared or default_shared()
 
@@ -126,8 +131,11 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None) -> tuple[col
         image = cv2.imread(str(data / table["image"]))
         tiles = [t for t in table["tiles"] if t["labelled"]]
         white_backs = scene_style(table, shared).blank_back
-        crops = [detection_cut(image, np.array(t["polygon"]))[0] for t in tiles]
-        for t, r in zip(tiles, reader.read(crops)):
+        corners = [detection_corners(np.array(t["polygon"]), image.shape) for t in tiles]
+        readings = reader.read([straighten(image, c) for c in corners])
+        if finder is not None:
+            finder.read_at_frame(image, corners, readings)
+        for t, r in zip(tiles, readings):
             for key in ("all", t["lie"], width_bin(t["polygon"])):
                 right[key] += r.kind == t["cls"]
                 total[key] += 1

@@ -59,9 +59,14 @@ def detection_cut(image: np.ndarray, polygon: np.ndarray) -> tuple[np.ndarray, i
     rectangle (a sheared face in a row the run time cuts as ``vision.tiles.face_corners``, from its neighbours).
     A face cut by the photo's edge is cut as the detector boxes it, its part inside the photo (``in_frame``, as the
     detector's labels clip it), not whole with the photo's edge pixels repeated beyond it (before session 32)."""
-    centre, size, angle = cv2.minAreaRect(in_frame(polygon, image.shape))
-    corners = upright_corners(Detection(centre, size, angle, 1.0))
+    corners = detection_corners(polygon, image.shape)
     return straighten(image, corners), glyph_turn(corners, polygon)
+
+
+def detection_corners(polygon: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The corners the run time cuts for a detection of exactly this face polygon (``detection_cut``)."""
+    centre, size, angle = cv2.minAreaRect(in_frame(polygon, shape))
+    return upright_corners(Detection(centre, size, angle, 1.0))
 
 
 def cut(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> np.ndarray:

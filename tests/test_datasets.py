@@ -568,6 +568,14 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert 0 < total[FROM_20_PX] == len(wide)
     assert right[FROM_20_PX] == sum(a["cls"] == "back" for a in wide)
 
+    class SecondLook:  # a finder's second look (``read_at_frame``), here one that reads every tile 1m
+        def read_at_frame(self, image, corners, readings):
+            assert len(corners) == len(readings) and image.ndim == 3
+            readings[:] = [Reading("1m", 1.0, (0,)) for _ in readings]
+
+    right, _ = read_true_boxes(ReadsBack(), tmp_path, shared, SecondLook())
+    assert right["all"] == sum(a["cls"] == "1m" for a in tiles) > 0
+
 
 def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared, tmp_path):
     """Every crop read as a blank haku: right overall only for the haku; in the white-backs count also for the

@@ -164,7 +164,7 @@ class TileFinder:
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
         self.reader = TileReader(reader) if reader else shipped_reader()
-        # reads the tiles the photo's edge cuts or touches, beside the pair (``_read_at_frame``); with other
+        # reads the tiles the photo's edge cuts or touches, beside the pair (``read_at_frame``); with other
         # weights for the reader, none
         self.cut_reader = None if reader else shipped_cut_reader()
         self._profiles: dict = {}
@@ -177,7 +177,7 @@ class TileFinder:
         own_set = self.profile(profile)
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
         self._read_unsure_again(image, detections, rows, corners, readings, own_set)
-        self._read_at_frame(image, corners, readings, own_set)
+        self.read_at_frame(image, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -213,7 +213,8 @@ class TileFinder:
             if r.confidence > readings[i].confidence + RECUT_MARGIN:
                 detections[i], corners[i], readings[i] = d, c, r
 
-    def _read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile) -> None:
+    def read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list,
+                      profile=None) -> None:
         """Read again each face the photo's edge cuts or touches (in place; its corners stay the part inside:
         that is where the tile shows).
 
