@@ -201,11 +201,12 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
         assert min(x for x, _ in found[0].polygon) >= -0.5  # the box found, inside the photo
 
 
-def test_the_cut_reader_reads_the_tiles_at_the_photos_edge_and_its_reading_is_averaged_with_the_pairs(monkeypatch):
+def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_averaged_with_the_pairs(monkeypatch):
     """Five boxes in a row: the first the 15 px inside the photo of a 30 px tile, the last whole but touching the
-    right edge. The (stand-in) pair reads every crop 8m 0.6 sure (3m 0.3), the (stand-in) cut reader 3m 0.9
-    sure: only the two tiles at the edge are shown to the cut reader, and the averaged reading makes them 3m
-    (0.6 against 8m's 0.3); the tiles inside the photo stay 8m."""
+    right edge, on a white patch. The (stand-in) pair reads the white crop 8m 0.95 sure and the others 8m 0.6 sure
+    (3m 0.3), the (stand-in) cut reader every crop 3m 0.9 sure. Only the unsure tile at the edge is shown to the cut
+    reader (under ``CUT_READ_BELOW``), and the reading averaged with its weight (0.7) makes it 3m (0.3 x 0.3 + 0.7 x
+    0.9 = 0.72 against 8m's 0.18); the tiles inside the photo and the sure one at the edge stay 8m."""
     import vision.tiles as tiles
     from vision.reader import Reading
 
@@ -215,7 +216,8 @@ def test_the_cut_reader_reads_the_tiles_at_the_photos_edge_and_its_reading_is_av
         Detection((384.0, 200.0), (30.0, 40.0), 0.0, 0.9)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
-        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for _ in crops])
+        Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
+        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
     shown = []
 
     class CutReader:
@@ -224,9 +226,12 @@ def test_the_cut_reader_reads_the_tiles_at_the_photos_edge_and_its_reading_is_av
             return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
 
     finder.cut_reader = CutReader()
-    found = sorted(finder.find(np.full((400, 400, 3), 128, np.uint8)), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "3m"] and len(shown) == 2
-    assert found[0].candidates[:2] == (("3m", 0.6), ("8m", 0.3))
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    photo[170:230, 366:] = 255
+    found = sorted(finder.find(photo), key=lambda t: t.center[0])
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "8m"] and len(shown) == 1
+    assert tiles.CUT_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
+    assert tiles.CUT_READ_BELOW == 0.9
 
 
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):

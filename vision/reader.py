@@ -156,15 +156,15 @@ def fitting_turns(kind: str, best: int) -> tuple[int, ...]:
     return (best,)
 
 
-def averaged(a: Reading, b: Reading) -> Reading:
-    """Two readings of one tile by two readers, their kinds' probabilities averaged (a kind under
-    ``CANDIDATE_FLOOR`` for one reader counts as 0 there); the turn is that of the surer of the two readings that
-    read the kind first (else give it at all: a reading's turns fit its own first kind)."""
+def averaged(a: Reading, b: Reading, weight: float = 0.5) -> Reading:
+    """Two readings of one tile by two readers, their kinds' probabilities averaged, ``b``'s by ``weight`` (a kind
+    under ``CANDIDATE_FLOOR`` for one reader counts as 0 there); the turn is that of the surer of the two readings
+    that read the kind first (else give it at all: a reading's turns fit its own first kind)."""
     given = [dict(r.candidates or ((r.kind, r.confidence),)) for r in (a, b)]
     p: dict[str, float] = {}
-    for probs in given:
+    for probs, share in zip(given, (1 - weight, weight)):
         for kind, q in probs.items():
-            p[kind] = p.get(kind, 0.0) + q / 2
+            p[kind] = p.get(kind, 0.0) + share * q
     order = sorted(p, key=lambda k: -p[k])[:CANDIDATES]
     kind = order[0]
     _, _, source = max(((r.kind == kind, probs[kind], r) for r, probs in zip((a, b), given) if kind in probs),

@@ -63,6 +63,16 @@ WHOLE_REACH = 3.0
 WHOLE_NEIGHBOURS = 3
 WHOLE_LEAST = 0.1
 WHOLE_MOST = 1.5  # ...and no more than this share: a tile less than 40 % inside (the labels' floor) is a sliver
+# The cut reader's share in the reading of a tile at the photo's edge (``TileFinder.read_at_frame``). Chosen on the
+# tiles at the edge of dev seeds 18-20, 95 and 96 from 20 px wide, cut from their true polygons as the detector
+# boxes them (5,788): the pair as before 4,975 read right, the cut reader alone 5,270, its reading averaged with
+# the pair's at 0.5, 0.6, 0.7, 0.8: 5,228, 5,260, 5,273, 5,273; alone it reads 16 fewer of the uncut tiles
+# touching the edge, which the pair reads well (session 34, one-off script)
+CUT_READER_WEIGHT = 0.7
+# ...and it is asked only where the pair's reading is less sure than this: the same 5,273 tiles read right, it
+# reads 2,230 of the 5,788 rather than all (from 0.8: 5,261; 0.95, 0.98: 5,273), and the real whole-set photos,
+# whose tiles at the edge the pair reads surely, take no longer than before
+CUT_READ_BELOW = 0.9
 # a box less sure than this, the detector's confidence times the reader's, is dropped: of such boxes in the dev
 # scenes' detections (seeds 9, 10, 16-20: 501 of 119,536) 70 % lie on no tile and 94 % are not read right, and they
 # end up in hands as one tile too many (dev hands end to end 1,130 -> 1,133 of 1,427; 0.08-0.15 gave 1,132-1,133)
@@ -225,7 +235,8 @@ class TileFinder:
         the same.
         Then, where the models folder has it and no calibration profile is in use, by the cut reader
         (``models.CUT_READER``), trained on such tiles as the run time cuts them, the part inside; its reading
-        averaged with the pair's (session 34, ``models/README.md``)."""
+        averaged with the pair's, weighted ``CUT_READER_WEIGHT``, where the pair is less than ``CUT_READ_BELOW`` sure
+        (session 34, ``models/README.md``)."""
         whole = whole_faces(corners, image.shape)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
         for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile) if cut else []):
@@ -233,9 +244,10 @@ class TileFinder:
                 readings[i] = r
         if self.cut_reader is None or profile is not None or not corners:
             return
-        at_frame = np.flatnonzero(edges_reached(corners, image.shape).any(axis=1))
+        at_frame = [i for i in np.flatnonzero(edges_reached(corners, image.shape).any(axis=1))
+                    if readings[i].confidence < CUT_READ_BELOW]
         for i, r in zip(at_frame, self.cut_reader.read([straighten(image, corners[i]) for i in at_frame])):
-            readings[i] = averaged(readings[i], r)
+            readings[i] = averaged(readings[i], r, CUT_READER_WEIGHT)
 
     def profile(self, name: str | None):
         """The calibration profile of that name (None: the shipped reader alone), loaded again when its file
