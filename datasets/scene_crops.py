@@ -18,8 +18,9 @@ so the picks go to faces instead (reader v7). Deterministic for
 (seed, scene index); existing crops are kept.
 
 ``--at-frame`` cuts only the tiles the photo's edge cuts or touches (their face within ``FRAME_PX`` of it, as the
-run time marks a box cut by the frame, ``vision.tiles.edges_reached``), all of them with a high ``--per-scene``: the data of the reader
-of such tiles (``vision.models.CUT_READER``), which the shipped readers never learnt as the run time cuts them.
+run time marks a box cut by the frame, ``vision.tiles.edges_reached``), all of them with a high ``--per-scene``:
+the data of the reader of such tiles (``vision.models.CUT_READER``), which the shipped readers never learnt as the
+run time cuts them.
 
 ``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
 included), each paired with the labelled tile it overlaps (IoU at least ``MATCH_IOU``): the crops the run time
@@ -38,7 +39,7 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.reader import quarter_turned
-from vision.tiles import FRAME_PX, faces, straighten, upright_corners
+from vision.tiles import edges_reached, faces, straighten, upright_corners
 
 from .evaluate import in_frame
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
@@ -94,10 +95,8 @@ def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.nd
 
 
 def at_frame(polygon, shape: tuple[int, ...]) -> bool:
-    """Whether a face reaches within ``FRAME_PX`` of the photo's edge or beyond it."""
-    p, (h, w) = np.asarray(polygon, dtype=np.float64), shape[:2]
-    return bool((p.min(axis=0) <= FRAME_PX).any() or p[:, 0].max() >= w - 1 - FRAME_PX
-                or p[:, 1].max() >= h - 1 - FRAME_PX)
+    """Whether a face reaches within ``vision.tiles.FRAME_PX`` of the photo's edge or beyond it."""
+    return bool(edges_reached([np.asarray(polygon, dtype=np.float64)], shape).any())
 
 
 def write_scene(job: tuple) -> int:
@@ -142,7 +141,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--boxes", choices=("jittered", "detector"), default="jittered",
                     help="cut each true polygon jittered (default) or the shipped detector's boxes")
-    ap.add_argument("--at-frame", action="store_true", help="only (and every one of) the tiles the photo's edge cuts")
+    ap.add_argument("--at-frame", action="store_true", help="only the tiles the photo's edge cuts or touches")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
