@@ -108,6 +108,7 @@ def width_bin(polygon) -> str:
 
 WHITE_BACKS = "all, a white back read as a blank haku counted right"
 FROM_20_PX = "all from 20 px wide (the issue's floor), a white back read as a blank haku counted right"
+AT_EDGE = "at the photo's edge, from 20 px wide, a white back read as a blank haku counted right"
 
 
 def read_true_boxes(reader, data: Path, shared: Path | None = None,
@@ -116,9 +117,9 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
     (and with a ``vision.tiles.TileFinder``, the tiles at the photo's edge read again as its ``read_at_frame``
     does): tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile
     of a set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``; ``FROM_20_PX``,
-    the same of the tiles from 20 px wide, the issue's floor), by how they lie and by their width
-    (``width_bin``)."""
-    from vision.tiles import straighten
+    the same of the tiles from 20 px wide, the issue's floor; ``AT_EDGE``, those of them whose box reaches the
+    photo's edge, ``vision.tiles.edges_reached``), by how they lie and by their width (``width_bin``)."""
+    from vision.tiles import edges_reached, straighten
 
     from .generate import default_shared, scene_style
     from .scene_crops import detection_corners
@@ -135,13 +136,15 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
         readings = reader.read([straighten(image, c) for c in corners])
         if finder is not None:
             finder.read_at_frame(image, corners, readings)
-        for t, r in zip(tiles, readings):
+        at_edge = edges_reached(corners, image.shape).any(axis=1) if corners else []
+        for t, r, edge in zip(tiles, readings, at_edge):
             for key in ("all", t["lie"], width_bin(t["polygon"])):
                 right[key] += r.kind == t["cls"]
                 total[key] += 1
             # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
             read = r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
-            for key in (WHITE_BACKS, FROM_20_PX) if tile_width(t["polygon"]) >= 20 else (WHITE_BACKS,):
+            wide = tile_width(t["polygon"]) >= 20
+            for key in (WHITE_BACKS,) + ((FROM_20_PX,) if wide else ()) + ((AT_EDGE,) if wide and edge else ()):
                 right[key] += read
                 total[key] += 1
     return right, total

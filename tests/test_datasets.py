@@ -545,7 +545,7 @@ def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
-    from datasets.evaluate import FROM_20_PX, WHITE_BACKS, read_true_boxes, tile_width
+    from datasets.evaluate import AT_EDGE, FROM_20_PX, WHITE_BACKS, read_true_boxes, tile_width
     from vision.reader import Reading
 
     class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
@@ -567,6 +567,8 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     wide = [a for a in tiles if tile_width(a["polygon"]) >= 20]  # the floor
     assert 0 < total[FROM_20_PX] == len(wide)
     assert right[FROM_20_PX] == sum(a["cls"] == "back" for a in wide)
+    assert 0 < total[AT_EDGE] < total[FROM_20_PX]  # snapshots: some tiles reach the photo's edge, most do not
+    assert right[AT_EDGE] <= right[FROM_20_PX]
 
     class SecondLook:  # a finder's second look (``read_at_frame``), here one that reads every tile 1m
         def read_at_frame(self, image, corners, readings):

@@ -71,7 +71,7 @@ WHOLE_MOST = 1.5  # ...and no more than this share: a tile less than 40 % inside
 CUT_READER_WEIGHT = 0.7
 # ...and it is asked only where the pair's reading is less sure than this: the same 5,273 tiles read right, it
 # reads 2,230 of the 5,788 rather than all (from 0.8: 5,261; 0.95, 0.98: 5,273). The real whole-set photos at
-# 1280x720 still show it 2-8 tiles each: about 1.6 ms a photo (``models/README.md``)
+# 1280x720 still show it 2-8 tiles each: about 2 ms a photo (``bench/bench_detector.py --without-cut-reader``)
 CUT_READ_BELOW = 0.9
 # a box less sure than this, the detector's confidence times the reader's, is dropped: of such boxes in the dev
 # scenes' detections (seeds 9, 10, 16-20: 501 of 119,536) 70 % lie on no tile and 94 % are not read right, and they
