@@ -22,6 +22,10 @@ run time marks a box cut by the frame, ``vision.tiles.edges_reached``), all of t
 the data of the reader of such tiles (``vision.models.CUT_READER``), which the shipped readers never learnt as the
 run time cuts them.
 
+``--narrower-than PX`` cuts only the whole tiles (not at the frame) whose face is narrower than PX
+(``datasets.evaluate.tile_width``): the data of a reader of small far tiles, where a 1024 px snapshot's hands
+are misread (session 35).
+
 ``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
 included), each paired with the labelled tile it overlaps (IoU at least ``MATCH_IOU``): the crops the run time
 reads, with the detector's real errors (a box across a standing tile's face and side, an angle between a sheared
@@ -41,7 +45,7 @@ from vision.detector import Detection
 from vision.reader import quarter_turned
 from vision.tiles import edges_reached, faces, straighten, upright_corners
 
-from .evaluate import in_frame
+from .evaluate import in_frame, tile_width
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
@@ -100,7 +104,7 @@ def at_frame(polygon, shape: tuple[int, ...]) -> bool:
 
 
 def write_scene(job: tuple) -> int:
-    src, out, table_path, per_scene, max_backs, seed, shared, boxes, frame_only = job
+    src, out, table_path, per_scene, max_backs, seed, shared, boxes, frame_only, narrower_than = job
     done = out / ".done" / table_path.parent.name / table_path.stem
     if done.exists():
         return 0
@@ -112,6 +116,9 @@ def write_scene(job: tuple) -> int:
     image = cv2.imread(str(src / table["image"]))
     if frame_only:
         tiles = [t for t in tiles if at_frame(t["polygon"], image.shape)]
+    if narrower_than:
+        tiles = [t for t in tiles
+                 if tile_width(t["polygon"]) < narrower_than and not at_frame(t["polygon"], image.shape)]
     if boxes == "detector":
         found = dict(detector_cuts(image, tiles))
         picks = [k for k in rng.permutation(len(tiles)) if k in found]
@@ -142,6 +149,8 @@ def main(argv=None) -> None:
     ap.add_argument("--boxes", choices=("jittered", "detector"), default="jittered",
                     help="cut each true polygon jittered (default) or the shipped detector's boxes")
     ap.add_argument("--at-frame", action="store_true", help="only the tiles the photo's edge cuts or touches")
+    ap.add_argument("--narrower-than", type=float, default=None, metavar="PX",
+                    help="only the whole tiles (not at the frame) narrower than this many pixels")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -150,7 +159,7 @@ def main(argv=None) -> None:
     if not tables:
         ap.error(f"no scenes under {args.src}/tables: make them with python -m datasets.generate")
     jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared, args.boxes,
-             args.at_frame) for p in tables]
+             args.at_frame, args.narrower_than) for p in tables]
     run_jobs(write_scene, jobs, args.workers, "scenes cut")
 
 

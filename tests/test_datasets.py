@@ -524,6 +524,33 @@ def test_scene_crops_at_the_frame_take_every_tile_the_photo_s_edge_cuts_or_touch
     assert cut and not cut - taken  # the tiles the frame cuts are all among them
 
 
+def test_scene_crops_narrower_than_take_every_small_whole_tile_and_no_other(shared, tmp_path):
+    from datasets import scene_crops
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", "6", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
+    scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "400",
+                      "--workers", "1", "--shared", str(shared), "--narrower-than", "25"])
+    taken = Counter((int(p.stem.split("_")[0]), p.parent.name) for p in (tmp_path / "crops").glob("*/*/*.jpg"))
+    expected, wide = Counter(), 0
+    for p in (tmp_path / "scenes").rglob("tables/*/*.json"):
+        table = json.loads(p.read_text())
+        h, w = cv2.imread(str(tmp_path / "scenes" / table["image"])).shape[:2]
+        white = scene_crops.scene_style(table, shared).blank_back
+        for a in table["tiles"]:
+            xs, ys = [x for x, _ in a["polygon"]], [y for _, y in a["polygon"]]
+            corner = np.array(a["polygon"])
+            sides = [float(np.hypot(*(corner[i] - corner[(i + 1) % 4]))) for i in range(4)]
+            width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the face's shorter side, averaged
+            at_edge = min(xs) <= 3 or min(ys) <= 3 or max(xs) >= w - 4 or max(ys) >= h - 4
+            if a["labelled"] and not (a["cls"] == "back" and white) and not at_edge:
+                if width < 25:
+                    expected[table["index"], a["cls"]] += 1
+                else:
+                    wide += 1
+    assert taken == expected and sum(expected.values()) >= 30 and wide >= 30
+
+
 def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph_upright(shared, tmp_path):
     from datasets import scene_crops
     from vision.models import READER, model_file
