@@ -11,7 +11,7 @@ machine's cores, one model after the other (the peer's session threads spin afte
 
     pip install -e '.[bench]'
     python bench/bench_detector.py [--shared ../shared] [--no-peer] [--annotate DIR] [--repeats 5]
-                                   [--without-cut-reader]
+                                   [--without-specialists]
 """
 from __future__ import annotations
 
@@ -96,11 +96,11 @@ def fit_1280x720(image: np.ndarray) -> np.ndarray:
 class Ours:
     name = "riichi-lens (tile_detector + tile_reader)"
 
-    def __init__(self, cut_reader: bool = True):
+    def __init__(self, specialists: bool = True):
         self.finder = TileFinder()
-        if not cut_reader:  # what the cut reader costs and gains here (``--without-cut-reader``)
-            self.finder.cut_reader = None
-            self.name += ", without the cut reader"
+        if not specialists:  # what the cut and small readers cost and gain here (``--without-specialists``)
+            self.finder.cut_reader = self.finder.small_reader = None
+            self.name += ", without the cut and small readers"
         self.last = []  # the tiles of the last call, for the annotated copy
 
     def __call__(self, image):
@@ -159,13 +159,14 @@ def main() -> None:
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--annotate", type=Path, default=None, help="write our annotated photos here")
     ap.add_argument("--repeats", type=int, default=5, help="timed calls per photo")
-    ap.add_argument("--without-cut-reader", action="store_true",
-                    help="also ours with the cut reader left out (tiles at the photo's edge), in the same run")
+    ap.add_argument("--without-specialists", action="store_true",
+                    help="also ours without the cut and small readers (tiles at the photo's edge, small tiles), "
+                         "in the same run")
     args = ap.parse_args()
     photos = sorted((args.shared / "data/real-tiles/photos").glob("group_*.jpg"))
     if not photos:
         sys.exit(f"no group_*.jpg under {args.shared}/data/real-tiles/photos")
-    models = [Ours()] + ([Ours(cut_reader=False)] if args.without_cut_reader else [])
+    models = [Ours()] + ([Ours(specialists=False)] if args.without_specialists else [])
     if not args.no_peer:
         try:
             models.append(Peer())

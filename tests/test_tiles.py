@@ -234,6 +234,40 @@ def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_av
     assert tiles.CUT_READ_BELOW == 0.9
 
 
+def test_the_small_reader_reads_the_unsure_small_whole_faces_its_reading_averaged_with_the_pairs(monkeypatch):
+    """Four boxes: two 20 px wide inside the photo, the second on a white patch; one 40 px wide; one 20 px wide
+    touching the right edge. The (stand-in) pair reads the white crop 8m 0.95 sure and the others 8m 0.6 sure (3m
+    0.3), the (stand-in) small reader every crop 3m 0.9 sure. Only the unsure small face inside the photo is shown
+    to it (narrower than ``SMALL_PX``, under ``SMALL_READ_BELOW``), and the reading averaged with its weight (0.7)
+    makes it 3m (0.3 x 0.3 + 0.7 x 0.9 = 0.72 against 8m's 0.18); the sure one, the wide one and the one at the
+    edge (the cut reader's: none here) stay 8m."""
+    import vision.tiles as tiles
+    from vision.reader import Reading
+
+    finder = tiles.TileFinder()
+    finder.cut_reader = None
+    boxes = [Detection((100.0, 200.0), (20.0, 34.0), 0.0, 0.9), Detection((140.0, 200.0), (20.0, 34.0), 0.0, 0.9),
+             Detection((220.0, 200.0), (40.0, 60.0), 0.0, 0.9), Detection((390.0, 200.0), (20.0, 34.0), 0.0, 0.9)]
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
+        Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
+        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
+    shown = []
+
+    class SmallReader:
+        def read(self, crops):
+            shown.extend(crops)
+            return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
+
+    finder.small_reader = SmallReader()
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    photo[165:235, 126:155] = 255
+    found = sorted(finder.find(photo), key=lambda t: t.center[0])
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(shown) == 1
+    assert tiles.SMALL_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
+    assert tiles.SMALL_READ_BELOW == 0.9 and 20 < tiles.SMALL_PX <= 40
+
+
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     """A box read as haku 0.4 x 0.4 sure goes (a blank face is what a box on a tile's side sees); a 3m as
     unsure stays, and so does a haku read 0.4 x 0.6."""

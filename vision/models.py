@@ -12,6 +12,7 @@ from pathlib import Path
 READER = "tile_reader.onnx"
 SECOND_READER = "tile_reader_second.onnx"  # looks again at the first's unsure readings (``vision.reader``)
 CUT_READER = "tile_reader_cut.onnx"  # reads the tiles the photo's edge cuts (``vision.tiles``)
+SMALL_READER = "tile_reader_small.onnx"  # reads the small far tiles the pair is unsure of (``vision.tiles``)
 DETECTOR = "tile_detector.onnx"
 
 
@@ -46,10 +47,10 @@ def shipped_reader():
     return TileReader(first, second if second.is_file() else None)
 
 
-def shipped_cut_reader():
-    """The reader of tiles at the photo's edge, where the models folder has one (else None: the shipped pair
-    reads them as every other tile)."""
+def shipped_specialist(name: str):
+    """A reader of one kind of hard tile (``CUT_READER``, ``SMALL_READER``) where the models folder has one (else
+    None: the shipped pair reads those tiles as every other)."""
     from .reader import TileReader
 
-    path = model_file(READER).with_name(CUT_READER)
+    path = model_file(READER).with_name(name)
     return TileReader(path) if path.is_file() else None

@@ -22,7 +22,7 @@ from .detector import Detection, TileDetector
 from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
-from .models import DETECTOR, model_file, shipped_cut_reader, shipped_reader
+from .models import CUT_READER, DETECTOR, SMALL_READER, model_file, shipped_reader, shipped_specialist
 from .reader import TileReader, averaged
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
@@ -71,8 +71,18 @@ WHOLE_MOST = 1.5  # ...and no more than this share: a tile less than 40 % inside
 CUT_READER_WEIGHT = 0.7
 # ...and it is asked only where the pair's reading is less sure than this: the same 5,273 tiles read right, it
 # reads 2,230 of the 5,788 rather than all (from 0.8: 5,261; 0.95, 0.98: 5,273). The real whole-set photos at
-# 1280x720 still show it 2-8 tiles each: about 2 ms a photo (``bench/bench_detector.py --without-cut-reader``)
+# 1280x720 still show it 2-8 tiles each: about 2 ms a photo (session 34; ``bench_detector.py --without-specialists``)
 CUT_READ_BELOW = 0.9
+# The small reader's share in the reading of a whole face (not at the photo's edge) narrower than SMALL_PX, its
+# box's short side, that the pair reads less than SMALL_READ_BELOW sure (``TileFinder.read_small``): a far hand's
+# tiles in a 1024 px snapshot, 10-20 px wide, are where its hands are lost. Chosen on the whole faces of dev seeds
+# 18, 20, 95, 96 cut from their true polygons as the detector boxes them (one-off script, session 35): of 29,325
+# under 25 px the pair read 28,073 right, with these gates 28,258 (snapshots +177; whole tables +8, seed 20 -3);
+# under 30 px the snapshots gained about as much and seed 20's tables lost 18; weight 0.5 a few fewer, from 0.8
+# sure the same
+SMALL_PX = 25
+SMALL_READER_WEIGHT = 0.7
+SMALL_READ_BELOW = 0.9
 # a box less sure than this, the detector's confidence times the reader's, is dropped: of such boxes in the dev
 # scenes' detections (seeds 9, 10, 16-20: 501 of 119,536) 70 % lie on no tile and 94 % are not read right, and they
 # end up in hands as one tile too many (dev hands end to end 1,130 -> 1,133 of 1,427; 0.08-0.15 gave 1,132-1,133)
@@ -176,7 +186,9 @@ class TileFinder:
         self.reader = TileReader(reader) if reader else shipped_reader()
         # reads the tiles the photo's edge cuts or touches, beside the pair (``read_at_frame``); with other
         # weights for the reader, none
-        self.cut_reader = None if reader else shipped_cut_reader()
+        self.cut_reader = None if reader else shipped_specialist(CUT_READER)
+        # reads the small whole faces the pair is unsure of (``read_small``); with other weights, none
+        self.small_reader = None if reader else shipped_specialist(SMALL_READER)
         self._profiles: dict = {}
 
     def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
@@ -188,6 +200,7 @@ class TileFinder:
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
         self._read_unsure_again(image, detections, rows, corners, readings, own_set)
         self.read_at_frame(image, corners, readings, own_set)
+        self.read_small(image, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -246,8 +259,19 @@ class TileFinder:
             return
         at_frame = [i for i in np.flatnonzero(edges_reached(corners, image.shape).any(axis=1))
                     if readings[i].confidence < CUT_READ_BELOW]
-        for i, r in zip(at_frame, self.cut_reader.read([straighten(image, corners[i]) for i in at_frame])):
-            readings[i] = averaged(readings[i], r, CUT_READER_WEIGHT)
+        _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT)
+
+    def read_small(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile=None) -> None:
+        """Read again each whole face (not at the photo's edge) narrower than ``SMALL_PX`` that the pair reads
+        less than ``SMALL_READ_BELOW`` sure, by the small reader (``models.SMALL_READER``, trained on such tiles
+        alone), its reading averaged with the pair's, weighted ``SMALL_READER_WEIGHT`` (in place; where the models
+        folder has it and no calibration profile is in use; session 35, ``models/README.md``)."""
+        if self.small_reader is None or profile is not None or not corners:
+            return
+        at_edge = edges_reached(corners, image.shape).any(axis=1)
+        small = [i for i, (c, r) in enumerate(zip(corners, readings))
+                 if not at_edge[i] and r.confidence < SMALL_READ_BELOW and _width(c) < SMALL_PX]
+        _second_opinion(self.small_reader, image, corners, readings, small, SMALL_READER_WEIGHT)
 
     def profile(self, name: str | None):
         """The calibration profile of that name (None: the shipped reader alone), loaded again when its file
@@ -261,6 +285,19 @@ class TileFinder:
         if self._profiles.get(name, (None,))[0] != stamp or stamp is None:
             self._profiles[name] = (stamp, load_profile(name, self.reader.sha256))
         return self._profiles[name][1]
+
+
+def _second_opinion(reader, image: np.ndarray, corners: list[np.ndarray], readings: list, which: list[int],
+                    weight: float) -> None:
+    """The faces ``which`` read by a reader of such tiles too, each reading averaged with the pair's (in place)."""
+    for i, r in zip(which, reader.read([straighten(image, corners[i]) for i in which]) if which else []):
+        readings[i] = averaged(readings[i], r, weight)
+
+
+def _width(corners: np.ndarray) -> float:
+    """A face's width from its corners as cut, long side vertical (the crop's TL TR BR BL): the crop's top and
+    bottom edges, averaged."""
+    return float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
 
 
 def edge_angle(gray: np.ndarray, det: Detection) -> float | None:
