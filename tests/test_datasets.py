@@ -499,55 +499,51 @@ def test_scene_crops_keep_at_most_max_backs_face_down_tiles_of_a_scene(shared, t
     assert max(backs["capped"].values()) == 1 and faces["capped"] == faces["all"]
 
 
-def test_scene_crops_at_the_frame_take_every_tile_the_photo_s_edge_cuts_or_touches_and_no_other(shared, tmp_path):
+def _scene_crops_of_snapshots(shared, tmp_path, seed: int, *option: str):
+    """Three generated corner snapshots cut by ``datasets.scene_crops`` with ``option``: the crops taken, counted by
+    (scene index, kind), and every labelled tile it may take (not face down in a set with white backs), as (scene
+    index, tile, whether it comes within 3 px of the photo's edge)."""
     from datasets import scene_crops
 
-    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", "5", "--workers", "1",
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", str(seed), "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
     scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "400",
-                      "--workers", "1", "--shared", str(shared), "--at-frame"])
+                      "--workers", "1", "--shared", str(shared), *option])
     taken = Counter((int(p.stem.split("_")[0]), p.parent.name) for p in (tmp_path / "crops").glob("*/*/*.jpg"))
-    expected = Counter()
+    tiles = []
     for p in (tmp_path / "scenes").rglob("tables/*/*.json"):
         table = json.loads(p.read_text())
         h, w = cv2.imread(str(tmp_path / "scenes" / table["image"])).shape[:2]
         white = scene_crops.scene_style(table, shared).blank_back
         for a in table["tiles"]:
             xs, ys = [x for x, _ in a["polygon"]], [y for _, y in a["polygon"]]
-            if a["labelled"] and not (a["cls"] == "back" and white) and (
-                    min(xs) <= 3 or min(ys) <= 3 or max(xs) >= w - 4 or max(ys) >= h - 4):
-                expected[table["index"], a["cls"]] += 1
+            if a["labelled"] and not (a["cls"] == "back" and white):
+                at_edge = min(xs) <= 3 or min(ys) <= 3 or max(xs) >= w - 4 or max(ys) >= h - 4
+                tiles.append((table["index"], a, at_edge))
+    return taken, tiles
+
+
+def test_scene_crops_at_the_frame_take_every_tile_the_photo_s_edge_cuts_or_touches_and_no_other(shared, tmp_path):
+    taken, tiles = _scene_crops_of_snapshots(shared, tmp_path, 5, "--at-frame")
+    expected = Counter((i, a["cls"]) for i, a, at_edge in tiles if at_edge)
     assert taken == expected and sum(expected.values()) >= 3
-    tables = [json.loads(p.read_text()) for p in (tmp_path / "scenes").rglob("tables/*/*.json")]
-    cut = Counter((t["index"], a["cls"]) for t in tables for a in t["tiles"]
-                  if a["labelled"] and a["truncated"] and a["cls"] != "back")
+    cut = Counter((i, a["cls"]) for i, a, _ in tiles if a["truncated"] and a["cls"] != "back")
     assert cut and not cut - taken  # the tiles the frame cuts are all among them
 
 
 def test_scene_crops_narrower_than_take_every_small_whole_tile_and_no_other(shared, tmp_path):
-    from datasets import scene_crops
-
-    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", "6", "--workers", "1",
-                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
-    scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "crops"), "--per-scene", "400",
-                      "--workers", "1", "--shared", str(shared), "--narrower-than", "25"])
-    taken = Counter((int(p.stem.split("_")[0]), p.parent.name) for p in (tmp_path / "crops").glob("*/*/*.jpg"))
+    taken, tiles = _scene_crops_of_snapshots(shared, tmp_path, 6, "--narrower-than", "25")
     expected, wide = Counter(), 0
-    for p in (tmp_path / "scenes").rglob("tables/*/*.json"):
-        table = json.loads(p.read_text())
-        h, w = cv2.imread(str(tmp_path / "scenes" / table["image"])).shape[:2]
-        white = scene_crops.scene_style(table, shared).blank_back
-        for a in table["tiles"]:
-            xs, ys = [x for x, _ in a["polygon"]], [y for _, y in a["polygon"]]
-            corner = np.array(a["polygon"])
-            sides = [float(np.hypot(*(corner[i] - corner[(i + 1) % 4]))) for i in range(4)]
-            width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the face's shorter side, averaged
-            at_edge = min(xs) <= 3 or min(ys) <= 3 or max(xs) >= w - 4 or max(ys) >= h - 4
-            if a["labelled"] and not (a["cls"] == "back" and white) and not at_edge:
-                if width < 25:
-                    expected[table["index"], a["cls"]] += 1
-                else:
-                    wide += 1
+    for i, a, at_edge in tiles:
+        if at_edge:
+            continue
+        corner = np.array(a["polygon"])
+        sides = [float(np.hypot(*(corner[k] - corner[(k + 1) % 4]))) for k in range(4)]
+        width = min(sides[0] + sides[2], sides[1] + sides[3]) / 2  # the face's shorter side, averaged
+        if width < 25:
+            expected[i, a["cls"]] += 1
+        else:
+            wide += 1
     assert taken == expected and sum(expected.values()) >= 30 and wide >= 30
 
 

@@ -201,6 +201,34 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
         assert min(x for x, _ in found[0].polygon) >= -0.5  # the box found, inside the photo
 
 
+def _finder_with_stand_in_pair(monkeypatch, boxes):
+    """A finder whose detector finds ``boxes`` and whose (stand-in) pair reads a white crop 8m 0.95 sure and any
+    other 8m 0.6 sure (3m 0.3); no specialist reader (a test gives it the one it is about)."""
+    from vision.reader import Reading
+    from vision.tiles import TileFinder
+
+    finder = TileFinder()
+    finder.cut_reader = finder.small_reader = None
+    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
+        Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
+        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
+    return finder
+
+
+class _ReadsEvery3m:
+    """A stand-in specialist reader: every crop 3m 0.9 sure; the crops it was shown are kept."""
+
+    def __init__(self):
+        self.shown = []
+
+    def read(self, crops):
+        from vision.reader import Reading
+
+        self.shown.extend(crops)
+        return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
+
+
 def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_averaged_with_the_pairs(monkeypatch):
     """Five boxes in a row: the first the 15 px inside the photo of a 30 px tile, the last whole but touching the
     right edge, on a white patch. The (stand-in) pair reads the white crop 8m 0.95 sure and the others 8m 0.6 sure
@@ -208,28 +236,16 @@ def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_av
     reader (under ``CUT_READ_BELOW``), and the reading averaged with its weight (0.7) makes it 3m (0.3 x 0.3 + 0.7 x
     0.9 = 0.72 against 8m's 0.18); the tiles inside the photo and the sure one at the edge stay 8m."""
     import vision.tiles as tiles
-    from vision.reader import Reading
 
-    finder = tiles.TileFinder()
     boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
         Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)] + [
         Detection((384.0, 200.0), (30.0, 40.0), 0.0, 0.9)]
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
-        Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
-        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
-    shown = []
-
-    class CutReader:
-        def read(self, crops):
-            shown.extend(crops)
-            return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
-
-    finder.cut_reader = CutReader()
+    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
+    finder.cut_reader = cut_reader = _ReadsEvery3m()
     photo = np.full((400, 400, 3), 128, np.uint8)
     photo[170:230, 366:] = 255
     found = sorted(finder.find(photo), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "8m"] and len(shown) == 1
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "8m"] and len(cut_reader.shown) == 1
     assert tiles.CUT_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
     assert tiles.CUT_READ_BELOW == 0.9
 
@@ -242,28 +258,15 @@ def test_the_small_reader_reads_the_unsure_small_whole_faces_its_reading_average
     makes it 3m (0.3 x 0.3 + 0.7 x 0.9 = 0.72 against 8m's 0.18); the sure one, the wide one and the one at the
     edge (the cut reader's: none here) stay 8m."""
     import vision.tiles as tiles
-    from vision.reader import Reading
 
-    finder = tiles.TileFinder()
-    finder.cut_reader = None
     boxes = [Detection((100.0, 200.0), (20.0, 34.0), 0.0, 0.9), Detection((140.0, 200.0), (20.0, 34.0), 0.0, 0.9),
              Detection((220.0, 200.0), (40.0, 60.0), 0.0, 0.9), Detection((390.0, 200.0), (20.0, 34.0), 0.0, 0.9)]
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: [
-        Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
-        Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
-    shown = []
-
-    class SmallReader:
-        def read(self, crops):
-            shown.extend(crops)
-            return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
-
-    finder.small_reader = SmallReader()
+    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
+    finder.small_reader = small_reader = _ReadsEvery3m()
     photo = np.full((400, 400, 3), 128, np.uint8)
     photo[165:235, 126:155] = 255
     found = sorted(finder.find(photo), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(shown) == 1
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(small_reader.shown) == 1
     assert tiles.SMALL_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
     assert tiles.SMALL_READ_BELOW == 0.9 and 20 < tiles.SMALL_PX <= 40
 
