@@ -115,10 +115,11 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
                     finder=None) -> tuple[collections.Counter, collections.Counter]:
     """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``
     (and with a ``vision.tiles.TileFinder``, the tiles at the photo's edge and the small ones read again as its
-    ``read_at_frame`` and ``read_small`` do): tiles read right and tiles seen, overall (``all``; and ``WHITE_BACKS``, counting right a face-down tile
-    of a set with white backs read as a blank haku, as the reader is made to: ``datasets.crops``; ``FROM_20_PX``,
-    the same of the tiles from 20 px wide, the issue's floor; ``AT_EDGE``, those of them whose box reaches the
-    photo's edge, ``vision.tiles.edges_reached``), by how they lie and by their width (``width_bin``)."""
+    ``read_at_frame`` and ``read_small`` do): tiles read right and tiles seen, overall (``all``; and
+    ``WHITE_BACKS``, counting right a face-down tile of a set with white backs read as a blank haku, as the reader
+    is made to: ``datasets.crops``; ``FROM_20_PX``, the same of the tiles from 20 px wide, the issue's floor;
+    ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``), by how they lie
+    and by their width (``width_bin``)."""
     from vision.tiles import edges_reached, straighten
 
     from .generate import default_shared, scene_style
