@@ -29,8 +29,8 @@ from vision.tiles import TileFinder  # noqa: E402
 
 def print_true_boxes(data: Path, shared: Path) -> None:
     """The reader pair alone (every tile's crop read once, as through session 33), then as the run time reads the
-    same boxes: a tile at the photo's edge read again stretched out and by the cut reader (``read_at_frame``), a
-    small one by the small reader (``read_small``)."""
+    same boxes: a tile at the photo's edge read again stretched out and by the cut reader, a small one by the small
+    reader (``TileFinder.read_again``)."""
     finder = TileFinder()
     print(f"command: python bench/bench_scenes.py --data {data} --true-boxes   ({finder.reader.path.name})")
     for how, second_looks in (("the reader pair alone", None), ("as the run time reads them", finder)):

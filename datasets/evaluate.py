@@ -115,7 +115,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
                     finder=None) -> tuple[collections.Counter, collections.Counter]:
     """Every labelled tile cut as the run time cuts a detection that fits its face exactly, read by ``reader``
     (and with a ``vision.tiles.TileFinder``, the tiles at the photo's edge and the small ones read again as its
-    ``read_at_frame`` and ``read_small`` do): tiles read right and tiles seen, overall (``all``; and
+    ``read_again`` does): tiles read right and tiles seen, overall (``all``; and
     ``WHITE_BACKS``, counting right a face-down tile of a set with white backs read as a blank haku, as the reader
     is made to: ``datasets.crops``; ``FROM_20_PX``, the same of the tiles from 20 px wide, the issue's floor;
     ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``), by how they lie
@@ -136,8 +136,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
         corners = [detection_corners(np.array(t["polygon"]), image.shape) for t in tiles]
         readings = reader.read([straighten(image, c) for c in corners])
         if finder is not None:
-            finder.read_at_frame(image, corners, readings)
-            finder.read_small(image, corners, readings)
+            finder.read_again(image, corners, readings)
         at_edge = edges_reached(corners, image.shape).any(axis=1) if corners else []
         for t, r, edge in zip(tiles, readings, at_edge):
             for key in ("all", t["lie"], width_bin(t["polygon"])):

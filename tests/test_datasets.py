@@ -593,13 +593,10 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert 0 < total[AT_EDGE] < total[FROM_20_PX]  # snapshots: some tiles reach the photo's edge, most do not
     assert right[AT_EDGE] <= right[FROM_20_PX]
 
-    class SecondLooks:  # a finder's second looks (``read_at_frame``, then ``read_small``): 1m, then 2m where 1m
-        def read_at_frame(self, image, corners, readings):
+    class SecondLooks:  # a finder's second looks (``read_again``), here one that reads every tile 2m
+        def read_again(self, image, corners, readings):
             assert len(corners) == len(readings) and image.ndim == 3
-            readings[:] = [Reading("1m", 1.0, (0,)) for _ in readings]
-
-        def read_small(self, image, corners, readings):
-            readings[:] = [Reading("2m", 1.0, (0,)) if r.kind == "1m" else r for r in readings]
+            readings[:] = [Reading("2m", 1.0, (0,)) for _ in readings]
 
     right, _ = read_true_boxes(ReadsBack(), tmp_path, shared, SecondLooks())
     assert right["all"] == sum(a["cls"] == "2m" for a in tiles) > 0

@@ -63,7 +63,7 @@ WHOLE_REACH = 3.0
 WHOLE_NEIGHBOURS = 3
 WHOLE_LEAST = 0.1
 WHOLE_MOST = 1.5  # ...and no more than this share: a tile less than 40 % inside (the labels' floor) is a sliver
-# The cut reader's share in the reading of a tile at the photo's edge (``TileFinder.read_at_frame``). Chosen on the
+# The cut reader's share in the reading of a tile at the photo's edge (``TileFinder._read_at_frame``). Chosen on the
 # tiles at the edge of dev seeds 18-20, 95 and 96 from 20 px wide, cut from their true polygons as the detector
 # boxes them (5,788): the pair as before 4,975 read right, the cut reader alone 5,270, its reading averaged with
 # the pair's at 0.5, 0.6, 0.7, 0.8: 5,228, 5,260, 5,273, 5,273; alone it reads 16 fewer of the uncut tiles
@@ -74,7 +74,7 @@ CUT_READER_WEIGHT = 0.7
 # 1280x720 still show it 2-8 tiles each: about 2 ms a photo (session 34; ``bench_detector.py --without-specialists``)
 CUT_READ_BELOW = 0.9
 # The small reader's share in the reading of a whole face (not at the photo's edge) narrower than SMALL_PX, its
-# box's short side, that the pair reads less than SMALL_READ_BELOW sure (``TileFinder.read_small``): a far hand's
+# box's short side, that the pair reads less than SMALL_READ_BELOW sure (``TileFinder._read_small``): a far hand's
 # tiles in a 1024 px snapshot, 10-20 px wide, are where its hands are lost. Chosen on the whole faces of dev seeds
 # 18, 20, 95, 96 cut from their true polygons as the detector boxes them (one-off script, session 35): of 29,325
 # under 25 px the pair read 28,073 right, with these gates 28,258 (snapshots +177; whole tables +8, seed 20 -3);
@@ -184,10 +184,10 @@ class TileFinder:
     def __init__(self, detector: str | Path | None = None, reader: str | Path | None = None):
         self.detector = TileDetector(detector or model_file(DETECTOR))
         self.reader = TileReader(reader) if reader else shipped_reader()
-        # reads the tiles the photo's edge cuts or touches, beside the pair (``read_at_frame``); with other
+        # reads the tiles the photo's edge cuts or touches, beside the pair (``read_again``); with other
         # weights for the reader, none
         self.cut_reader = None if reader else shipped_specialist(CUT_READER)
-        # reads the small whole faces the pair is unsure of (``read_small``); with other weights, none
+        # reads the small whole faces the pair is unsure of (``read_again``); with other weights, none
         self.small_reader = None if reader else shipped_specialist(SMALL_READER)
         self._profiles: dict = {}
 
@@ -199,8 +199,7 @@ class TileFinder:
         own_set = self.profile(profile)
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
         self._read_unsure_again(image, detections, rows, corners, readings, own_set)
-        self.read_at_frame(image, corners, readings, own_set)
-        self.read_small(image, corners, readings, own_set)
+        self.read_again(image, corners, readings, own_set)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -236,10 +235,17 @@ class TileFinder:
             if r.confidence > readings[i].confidence + RECUT_MARGIN:
                 detections[i], corners[i], readings[i] = d, c, r
 
-    def read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list,
-                      profile=None) -> None:
-        """Read again each face the photo's edge cuts or touches (in place; its corners stay the part inside:
-        that is where the tile shows).
+    def read_again(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile=None) -> None:
+        """The second looks at the tiles the pair reads worst (in place): those at the photo's edge
+        (``_read_at_frame``), then the small whole faces (``_read_small``)."""
+        at_edge = edges_reached(corners, image.shape) if corners else np.zeros((0, 4), bool)
+        self._read_at_frame(image, corners, readings, profile, at_edge)
+        self._read_small(image, corners, readings, profile, at_edge.any(axis=1))
+
+    def _read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
+                       reached: np.ndarray) -> None:
+        """Read again each face the photo's edge cuts or touches (``reached``: ``edges_reached``; in place, its
+        corners staying the part inside: that is where the tile shows).
 
         First stretched back out (``whole_faces``), keeping the surer reading. Measured (session 32): of the boxes
         so stretched on dev seeds 18 and 20, tiles cut by the frame read right 539 -> 567 of 667 (the stretched
@@ -250,25 +256,24 @@ class TileFinder:
         (``models.CUT_READER``), trained on such tiles as the run time cuts them, the part inside; its reading
         averaged with the pair's, weighted ``CUT_READER_WEIGHT``, where the pair is less than ``CUT_READ_BELOW`` sure
         (session 34, ``models/README.md``)."""
-        whole = whole_faces(corners, image.shape)
+        whole = whole_faces(corners, image.shape, reached)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
         for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile) if cut else []):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
         if self.cut_reader is None or profile is not None or not corners:
             return
-        at_frame = [i for i in np.flatnonzero(edges_reached(corners, image.shape).any(axis=1))
-                    if readings[i].confidence < CUT_READ_BELOW]
+        at_frame = [i for i in np.flatnonzero(reached.any(axis=1)) if readings[i].confidence < CUT_READ_BELOW]
         _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT)
 
-    def read_small(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile=None) -> None:
-        """Read again each whole face (not at the photo's edge) narrower than ``SMALL_PX`` that the pair reads
-        less than ``SMALL_READ_BELOW`` sure, by the small reader (``models.SMALL_READER``, trained on such tiles
-        alone), its reading averaged with the pair's, weighted ``SMALL_READER_WEIGHT`` (in place; where the models
-        folder has it and no calibration profile is in use; session 35, ``models/README.md``)."""
+    def _read_small(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
+                    at_edge: np.ndarray) -> None:
+        """Read again each whole face (not at the photo's edge: ``at_edge``) narrower than ``SMALL_PX`` that the
+        pair reads less than ``SMALL_READ_BELOW`` sure, by the small reader (``models.SMALL_READER``, trained on
+        such tiles alone), its reading averaged with the pair's, weighted ``SMALL_READER_WEIGHT`` (in place; where
+        the models folder has it and no calibration profile is in use; session 35, ``models/README.md``)."""
         if self.small_reader is None or profile is not None or not corners:
             return
-        at_edge = edges_reached(corners, image.shape).any(axis=1)
         small = [i for i, (c, r) in enumerate(zip(corners, readings))
                  if not at_edge[i] and r.confidence < SMALL_READ_BELOW and _width(c) < SMALL_PX]
         _second_opinion(self.small_reader, image, corners, readings, small, SMALL_READER_WEIGHT)
@@ -343,7 +348,8 @@ def row_angles(centres: np.ndarray, longs: np.ndarray) -> list[float | None]:
     return rows
 
 
-def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
+def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...],
+                reached: np.ndarray | None = None) -> list[np.ndarray]:
     """Each face stretched back out across the photo's edge where the edge cuts it (the others as they are, the
     same objects): the detector boxes a cut tile's part inside the photo, and the reader, which learnt whole
     tiles, reads that part stretched to a whole tile's shape. Stretched to the length its uncut neighbours' shape
@@ -351,10 +357,11 @@ def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...]) -> list[np.nd
     side), the crop shows the part inside at its place and size, the photo's edge pixels repeated beyond it. The
     shape so guessed is rough (perspective, shear), so ``TileFinder`` keeps the surer of the two readings. A sliver
     less than 40 % inside (the labels' floor: too little to read) is left as it is; the real whole-set photos show
-    a few such boxes along their edges, and reading them again only cost time."""
+    a few such boxes along their edges, and reading them again only cost time. ``reached``: ``edges_reached`` of
+    the corners, where the caller has it."""
     if len(corners) < 2:
         return corners
-    reached = edges_reached(corners, shape)
+    reached = edges_reached(corners, shape) if reached is None else reached
     if not reached.any():
         return corners
     normals = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]])  # outward: left, top, right, bottom
