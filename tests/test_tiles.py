@@ -537,3 +537,22 @@ def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_h
     # the bottom edge counts as the top does
     bottom_strip = _box(150, 292, w=30, h=8, confidence=0.3)
     assert drop_cut_by_frame(row + [bottom_strip], shape) == row
+
+
+def test_a_sliver_at_the_photos_edge_whose_box_is_unsure_is_dropped_unread_and_a_sure_one_is_read(monkeypatch):
+    """Four 30 x 40 px boxes in a row and two 30 x 8 px strips along the photo's top edge, one boxed 0.4 sure, one
+    0.9 sure. The unsure strip is a sliver whatever it reads (its tile's confidence, box times reading, stays under
+    ``SLIVER_SURE``): it is not read at all; the sure one is read and kept."""
+    import vision.tiles as tiles
+
+    row = [Detection((100.0 + 30 * k, 150.0), (30.0, 40.0), 0.0, 0.9) for k in range(4)]
+    unsure_strip = Detection((40.0, 4.0), (30.0, 8.0), 0.0, 0.4)
+    sure_strip = Detection((300.0, 4.0), (30.0, 8.0), 0.0, 0.9)
+    finder = _finder_with_stand_in_pair(monkeypatch, row + [unsure_strip, sure_strip])
+    shown = []
+    read = finder.reader.read
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None: shown.extend(crops) or read(crops))
+    photo = np.full((300, 400, 3), 255, np.uint8)
+    found = finder.find(photo)
+    assert tiles.SLIVER_SURE == 0.5 and len(found) == 5 and max(t.center[0] for t in found) == 300.0
+    assert len(shown) == 5 and all(min(c.shape[:2]) >= 8 for c in shown)

@@ -196,6 +196,9 @@ class TileFinder:
         image = load_image(source)
         detections = self.detector.detect(image, conf=conf)
         corners, rows = faces(detections, self.smallest_boxes)
+        # slivers at the photo's edge are dropped whatever they read (the reading only lowers a box's confidence)
+        kept = np.flatnonzero(~slivers(corners, [d.confidence for d in detections], image.shape))
+        detections, corners, rows = ([x[k] for k in kept] for x in (detections, corners, rows))
         own_set = self.profile(profile)
         readings = self.reader.read([straighten(image, c) for c in corners], own_set)
         self._read_unsure_again(image, detections, rows, corners, readings, own_set)
@@ -410,20 +413,27 @@ def _bounds(corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
-    """The tiles less slivers cut by the photo's edge: the detector learnt tiles cut by its training windows'
-    edges, and finds the strip of a tile's top left at a photo's border, too little of it to read. A tile cut by
-    the frame but showing at least half its width, or read surely, is kept. Order is kept."""
-    if len(tiles) < 3:
-        return tiles
-    cut = edges_reached([t.corners for t in tiles], shape).any(axis=1)
-    if cut.all():
-        return tiles
-    c = np.array([t.corners for t in tiles])  # the mean of each tile's two edge pairs, as Tile.edges
+    """The tiles less slivers cut by the photo's edge (``slivers``). Order is kept."""
+    dropped = slivers([t.corners for t in tiles], [t.confidence for t in tiles], shape)
+    return [t for k, t in enumerate(tiles) if not dropped[k]]
+
+
+def slivers(corners: list[np.ndarray], confidences: Sequence[float], shape: tuple[int, ...]) -> np.ndarray:
+    """Which faces are slivers cut by the photo's edge: the detector learnt tiles cut by its training windows'
+    edges, and finds the strip of a tile's top left at a photo's border, too little of it to read. A face cut by
+    the frame but showing at least half the width of the uncut ones (their median), or at least ``SLIVER_SURE``
+    sure, is not one. ``TileFinder.find`` asks first with the boxes' own confidence, which the reading can only
+    lower: a box that is a sliver then is not read at all (the 9 real whole-set photos at 1280 x 720 show up to
+    nine along their edges, read by up to four readers each)."""
+    n = len(corners)
+    cut = edges_reached(corners, shape).any(axis=1) if n else np.zeros(0, bool)
+    if n < 3 or cut.all():
+        return np.zeros(n, bool)
+    c = np.array(corners, dtype=np.float64)  # the mean of each face's two edge pairs, as Tile.edges
     shorts = np.minimum(np.linalg.norm(c[:, 1] - c[:, 0] + c[:, 2] - c[:, 3], axis=1),
                         np.linalg.norm(c[:, 3] - c[:, 0] + c[:, 2] - c[:, 1], axis=1)) / 2
-    unsure = np.array([t.confidence < SLIVER_SURE for t in tiles])
-    sliver = cut & unsure & (shorts < CUT_SHORT * np.median(shorts[~cut]))
-    return [t for k, t in enumerate(tiles) if not sliver[k]]
+    unsure = np.asarray(confidences) < SLIVER_SURE
+    return cut & unsure & (shorts < CUT_SHORT * np.median(shorts[~cut]))
 
 
 def drop_straddling(tiles: list[Tile], boxed_surely: Sequence[bool] = ()) -> list[Tile]:
