@@ -137,6 +137,10 @@ def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_a
     white_edged_yellow[:8], white_edged_yellow[-8:] = 250, 250  # a back whose crop takes in the face's edge
     readings = reader.read([ivory, grey, yellow, blue, white_edged_yellow])
     assert [r.kind for r in readings] == ["5z", "5z", "back", "back", "back"]
+    # a cream face in warm light is as little saturated as a pale pink back (80 and 77 of 255), but tinted toward
+    # yellow, not magenta (Lab a* +4 against +26)
+    warm_cream, pale_pink = (np.full((64, 48, 3), bgr, np.uint8) for bgr in ((165, 210, 240), (160, 150, 215)))
+    assert [r.kind for r in reader.read([warm_cream, pale_pink])] == ["5z", "back"]
     p_back, p_haku = readings[2].candidates[0][1], readings[2].candidates[1][1]
     assert readings[0].confidence == pytest.approx(p_back + p_haku, abs=1e-3)
     assert "back" not in dict(readings[0].candidates)

@@ -36,6 +36,12 @@ CANDIDATE_FLOOR = 0.01
 # back; on tiles of dev seeds 9 and 10 cut from their true polygons, coloured backs were all at least 118 (1st
 # percentile 125) and blank haku at most 74 (99th percentile 59)
 COLOURLESS_BELOW = 90
+# ...and whose middle is not tinted toward magenta (the median Lab a*, 0 neutral, on OpenCV's 8-bit scale): the
+# lights a white face meets tint it along the yellow-blue line of daylight and lamps, hardly toward magenta, but a
+# pale pink back's saturation falls under COLOURLESS_BELOW. On dev seeds 95 and 96 (tiles from 20 px wide cut from
+# their true polygons), blank haku and white backs were at most +13 (99th percentile +9), the pink backs under 90
+# saturation +21 or more: 77 of those read as haku before this test (session 36), the commonest misreading there
+MAGENTA_FROM = 17
 FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first reading gives face down this likely
 
 
@@ -47,12 +53,14 @@ def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> 
 
 def colourless(crop: np.ndarray) -> bool:
     """Whether a BGR tile crop's middle (its inner 60 %, inside the face) is white or grey rather than a back's
-    colour (yellow, blue, green, orange...)."""
+    colour (yellow, blue, green, orange, pink...): little saturated and not tinted toward magenta."""
     h, w = crop.shape[:2]
     middle = crop[h // 5:h - h // 5:2, w // 5:w - w // 5:2]  # every other pixel: as good, four times cheaper
     if middle.size == 0:
         return False
-    return float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)[..., 1])) < COLOURLESS_BELOW
+    if float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)[..., 1])) >= COLOURLESS_BELOW:
+        return False
+    return float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2LAB)[..., 1])) - 128 < MAGENTA_FROM
 
 
 def quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
