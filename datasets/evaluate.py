@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.classes import SYMMETRIC
+from vision.tiles import face_width
 
 
 def iou(a, b) -> float:
@@ -91,16 +92,9 @@ def evaluate(finder, data: Path) -> dict:
 WIDTH_BINS = (12, 16, 20, 30, 50)  # px: the issue asks for tiles from about 20 px wide upward
 
 
-def tile_width(polygon) -> float:
-    """A tile's width as the run time sees it: its face's shorter side, in image pixels."""
-    c = np.asarray(polygon, dtype=float)
-    sides = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
-    return min(sides[0] + sides[2], sides[1] + sides[3]) / 2
-
-
 def width_bin(polygon) -> str:
-    """``tile_width``, binned."""
-    width = tile_width(polygon)
+    """``face_width``, binned."""
+    width = face_width(polygon)
     low = max((b for b in WIDTH_BINS if b <= width), default=0)
     high = min((b for b in WIDTH_BINS if b > width), default=None)
     return f"{low}-{high} px wide" if high else f"{low}+ px wide"
@@ -144,7 +138,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
                 total[key] += 1
             # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
             read = r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
-            wide = tile_width(t["polygon"]) >= 20
+            wide = face_width(t["polygon"]) >= 20
             for key in (WHITE_BACKS,) + ((FROM_20_PX,) if wide else ()) + ((AT_EDGE,) if wide and edge else ()):
                 right[key] += read
                 total[key] += 1
@@ -229,7 +223,7 @@ def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
 def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:
     """mAP50 and mAP50-95 of the run-time detector (``TileDetector.detect``, every box at least ``floor`` sure at
     the scale it chooses) on whole generated scenes, one class (a tile). A true box is ``true_box``, as the
-    detector was trained to find it; a tile narrower than ``min_width`` px (``tile_width``) or not labelled
+    detector was trained to find it; a tile narrower than ``min_width`` px (``vision.tiles.face_width``) or not labelled
     (mostly hidden, or seen edge on) is not asked for, and a box on it counts neither way, as COCO treats its
     crowd regions and VOC its difficult objects."""
     per_iou = {t: ([], []) for t in AP_IOUS}
@@ -242,7 +236,7 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
         boxes = [d.corners for d in dets]
         sureness = [d.confidence for d in dets]
         truth = [true_box(t["polygon"], image.shape) for t in table["tiles"]]
-        counted = [bool(t["labelled"]) and tile_width(t["polygon"]) >= min_width for t in table["tiles"]]
+        counted = [bool(t["labelled"]) and face_width(t["polygon"]) >= min_width for t in table["tiles"]]
         positives += sum(counted)
         overlap = overlaps(boxes, truth, counted)
         for t, (sure, right) in per_iou.items():

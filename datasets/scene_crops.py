@@ -23,7 +23,7 @@ the data of the reader of such tiles (``vision.models.CUT_READER``), which the s
 run time cuts them.
 
 ``--narrower-than PX`` cuts only the whole tiles (not at the frame) whose face is narrower than PX
-(``datasets.evaluate.tile_width``): the data of a reader of small far tiles, where a 1024 px snapshot's hands
+(``vision.tiles.face_width``): the data of a reader of small far tiles, where a 1024 px snapshot's hands
 are misread (session 35).
 
 ``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
@@ -43,9 +43,9 @@ import numpy as np
 
 from vision.detector import Detection
 from vision.reader import quarter_turned
-from vision.tiles import edges_reached, faces, straighten, upright_corners
+from vision.tiles import edges_reached, face_width, faces, straighten, upright_corners
 
-from .evaluate import in_frame, tile_width
+from .evaluate import in_frame
 from .generate import _atomic_write, default_shared, run_jobs, scene_style
 
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
@@ -118,7 +118,7 @@ def write_scene(job: tuple) -> int:
         tiles = [t for t in tiles if at_frame(t["polygon"], image.shape)]
     if narrower_than:
         tiles = [t for t in tiles
-                 if tile_width(t["polygon"]) < narrower_than and not at_frame(t["polygon"], image.shape)]
+                 if face_width(t["polygon"]) < narrower_than and not at_frame(t["polygon"], image.shape)]
     if boxes == "detector":
         found = dict(detector_cuts(image, tiles))
         picks = [k for k in rng.permutation(len(tiles)) if k in found]

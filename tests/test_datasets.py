@@ -568,8 +568,9 @@ def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
-    from datasets.evaluate import AT_EDGE, FROM_20_PX, WHITE_BACKS, read_true_boxes, tile_width
+    from datasets.evaluate import AT_EDGE, FROM_20_PX, WHITE_BACKS, read_true_boxes
     from vision.reader import Reading
+    from vision.tiles import face_width
 
     class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
         def read(self, crops):
@@ -587,7 +588,7 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     widths = [k for k in total if k.endswith("wide")]
     assert sum(total[k] for k in widths) == len(tiles) and sum(right[k] for k in widths) == right["all"]
     assert (right[WHITE_BACKS], total[WHITE_BACKS]) == (right["all"], total["all"])
-    wide = [a for a in tiles if tile_width(a["polygon"]) >= 20]  # the floor
+    wide = [a for a in tiles if face_width(a["polygon"]) >= 20]  # the floor
     assert 0 < total[FROM_20_PX] == len(wide)
     assert right[FROM_20_PX] == sum(a["cls"] == "back" for a in wide)
     assert 0 < total[AT_EDGE] < total[FROM_20_PX]  # snapshots: some tiles reach the photo's edge, most do not

@@ -9,8 +9,8 @@ import pytest
 from vision.detector import BESIDE_SURE, Detection, TileDetector, keep_beside, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, face_corners, row_angles, straighten,
-                          tiles_json, upright_corners)
+from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, face_corners, face_width, row_angles,
+                          straighten, tiles_json, upright_corners)
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -116,6 +116,7 @@ def test_a_sheared_face_is_cut_as_the_parallelogram_whose_top_runs_along_its_row
     cut = face_corners(det, top_deg)  # the row runs along the face's top edge
     assert all(np.linalg.norm(face - p, axis=1).min() < 0.5 for p in cut), (cut, face)
     assert np.linalg.norm(cut[3] - cut[0]) > np.linalg.norm(cut[1] - cut[0])  # long side vertical, as a rectangle
+    assert face_width(cut) == pytest.approx(44.0, abs=0.5)  # its top edge: the face's shorter side, not the box's
     assert np.array_equal(face_corners(det, None), upright_corners(det))  # a tile alone: its rectangle
 
 

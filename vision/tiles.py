@@ -278,7 +278,7 @@ class TileFinder:
         if self.small_reader is None or profile is not None or not corners:
             return
         small = [i for i, (c, r) in enumerate(zip(corners, readings))
-                 if not at_edge[i] and r.confidence < SMALL_READ_BELOW and _width(c) < SMALL_PX]
+                 if not at_edge[i] and r.confidence < SMALL_READ_BELOW and face_width(c) < SMALL_PX]
         _second_opinion(self.small_reader, image, corners, readings, small, SMALL_READER_WEIGHT)
 
     def profile(self, name: str | None):
@@ -302,10 +302,14 @@ def _second_opinion(reader, image: np.ndarray, corners: list[np.ndarray], readin
         readings[i] = averaged(readings[i], r, weight)
 
 
-def _width(corners: np.ndarray) -> float:
-    """A face's width from its corners as cut, long side vertical (the crop's TL TR BR BL): the crop's top and
-    bottom edges, averaged."""
-    return float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
+def face_width(corners) -> float:
+    """A face's width in pixels: the mean length of its shorter pair of opposite sides (for the corners the run
+    time cuts, long side vertical, its top and bottom edges). The small reader's gate (``SMALL_PX``), the width the
+    benches bin tiles by and by which the small reader's training crops were chosen (``datasets.evaluate``,
+    ``datasets.scene_crops``): one measure for all."""
+    c = np.asarray(corners, dtype=float)
+    sides = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def edge_angle(gray: np.ndarray, det: Detection) -> float | None:
