@@ -595,8 +595,8 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert right[AT_EDGE] <= right[FROM_20_PX]
 
     class SecondLooks:  # a finder's second looks (``read_again``), here one that reads every tile 2m
-        def read_again(self, image, corners, readings):
-            assert len(corners) == len(readings) and image.ndim == 3
+        def read_again(self, image, corners, readings, tint):
+            assert len(corners) == len(readings) and image.ndim == 3 and tint == 0.0  # read all face down: no light
             readings[:] = [Reading("2m", 1.0, (0,)) for _ in readings]
 
     right, _ = read_true_boxes(ReadsBack(), tmp_path, shared, SecondLooks())

@@ -146,6 +146,30 @@ def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_a
     assert "back" not in dict(readings[0].candidates)
 
 
+
+def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_white_light_is_not():
+    """A pale pink back (BGR 160, 150, 215: saturation 77, Lab a* +26) and a blank face in pink light (200, 190,
+    240: saturation 53, a* +19) look alike alone; the photo's surely read faces (``light_tint``) tell them apart."""
+    from vision.reader import LIGHT_FACES, colourless, light_tint
+
+    def face(bgr):  # a face with a dark glyph stroke across its middle: the light is read from its brighter half
+        crop = np.full((64, 48, 3), bgr, np.uint8)
+        crop[28:36, 10:38] = (40, 30, 30)
+        return crop
+
+    pink_back, pink_lit_haku = (np.full((64, 48, 3), bgr, np.uint8) for bgr in ((160, 150, 215), (200, 190, 240)))
+    white_light = [face((235, 238, 240))] * LIGHT_FACES
+    pink_light = [face((200, 190, 240))] * LIGHT_FACES
+    sure = (["1m"] * LIGHT_FACES, [0.95] * LIGHT_FACES)
+    assert abs(light_tint(white_light, *sure)) < 3 and light_tint(pink_light, *sure) == pytest.approx(19, abs=2)
+    assert not colourless(pink_back, light_tint(white_light, *sure))
+    assert colourless(pink_lit_haku, light_tint(pink_light, *sure))
+    # faces read unsurely, as face down or as haku, or too few of them, do not tell the light: neutral
+    assert light_tint(pink_light, ["1m"] * LIGHT_FACES, [0.5] * LIGHT_FACES) == 0.0
+    assert light_tint(pink_light, ["back", "5z", "1m"], [0.95] * 3) == 0.0
+    assert light_tint(pink_light[:LIGHT_FACES - 1], *(x[:-1] for x in sure)) == 0.0
+
+
 def test_the_real_sets_blank_haku_do_not_read_face_down(shared):
     """Reader v6 alone read 4 of the 12 crops face down (a blank white face, no outline)."""
     files = sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))

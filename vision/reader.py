@@ -13,6 +13,7 @@ four of its twelve crops read face down by reader v6, read as haku.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -36,12 +37,16 @@ CANDIDATE_FLOOR = 0.01
 # back; on tiles of dev seeds 9 and 10 cut from their true polygons, coloured backs were all at least 118 (1st
 # percentile 125) and blank haku at most 74 (99th percentile 59)
 COLOURLESS_BELOW = 90
-# ...and whose middle is not tinted toward magenta (the median Lab a*, 0 neutral, on OpenCV's 8-bit scale): the
-# lights a white face meets tint it along the yellow-blue line of daylight and lamps, hardly toward magenta, but a
-# pale pink back's saturation falls under COLOURLESS_BELOW. On dev seeds 95 and 96 (tiles from 20 px wide cut from
-# their true polygons), blank haku and white backs were at most +13 (99th percentile +9), the pink backs under 90
-# saturation +21 or more: 77 of those read as haku before this test (session 36), the commonest misreading there
-MAGENTA_FROM = 17
+# ...and whose middle is not tinted toward magenta more than the photo's faces are (Lab a*, ``light_tint``): a pale
+# pink back's saturation falls under COLOURLESS_BELOW, and the light can tint a white face pink as well. On dev
+# seeds 95 and 96 (tiles from 20 px wide cut from their true polygons), blank haku and white backs were at most
+# +6 over their photo's faces (99th percentile +4), the pink backs under 90 saturation +23 or more: 77 of those
+# had read as haku, the commonest misreading there (session 36)
+MAGENTA_FROM = 15
+# the faces that show the photo's light (``light_tint``): read at least this surely as a kind neither face down
+# nor blank, and at least LIGHT_FACES of them (else the light is taken as neutral)
+LIGHT_FACE_SURE = 0.9
+LIGHT_FACES = 3
 FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first reading gives face down this likely
 
 
@@ -51,16 +56,38 @@ def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> 
     return np.ascontiguousarray(img.transpose(2, 0, 1), dtype=np.float32) / 255.0
 
 
-def colourless(crop: np.ndarray) -> bool:
-    """Whether a BGR tile crop's middle (its inner 60 %, inside the face) is white or grey rather than a back's
-    colour (yellow, blue, green, orange, pink...): little saturated and not tinted toward magenta."""
-    h, w = crop.shape[:2]
-    middle = crop[h // 5:h - h // 5:2, w // 5:w - w // 5:2]  # every other pixel: as good, four times cheaper
+def colourless(crop: np.ndarray, tint: float = 0.0) -> bool:
+    """Whether a BGR tile crop's middle is white or grey rather than a back's colour (yellow, blue, green, orange,
+    pink...): little saturated, and tinted toward magenta no more than the photo's faces (``tint``: ``light_tint``)."""
+    middle = _middle(crop)
     if middle.size == 0:
         return False
     if float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)[..., 1])) >= COLOURLESS_BELOW:
         return False
-    return float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2LAB)[..., 1])) - 128 < MAGENTA_FROM
+    return _magenta(middle) - tint < MAGENTA_FROM
+
+
+def light_tint(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> float:
+    """How far the photo's light tints its faces toward magenta: the median Lab a* of the faces read surely
+    (``LIGHT_FACE_SURE``) as kinds neither face down nor blank, each the brighter half of its middle (the face, not
+    the glyph's ink); 0, neutral, where fewer than ``LIGHT_FACES`` are."""
+    faces = [_magenta(_middle(c), brighter=True) for c, k, p in zip(crops, kinds, confidences)
+             if p >= LIGHT_FACE_SURE and k not in ("back", "5z") and c.size]
+    return float(np.median(faces)) if len(faces) >= LIGHT_FACES else 0.0
+
+
+def _middle(crop: np.ndarray) -> np.ndarray:
+    """A crop's inner 60 %, inside the face, every other pixel (as good, four times cheaper)."""
+    h, w = crop.shape[:2]
+    return crop[h // 5:h - h // 5:2, w // 5:w - w // 5:2]
+
+
+def _magenta(pixels: np.ndarray, brighter: bool = False) -> float:
+    """The median Lab a* of BGR pixels (0 neutral, on OpenCV's 8-bit scale), of the brighter half only if asked."""
+    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    if brighter:
+        lab = lab[lab[:, 0] >= np.median(lab[:, 0])]
+    return float(np.median(lab[:, 1])) - 128
 
 
 def quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
@@ -114,14 +141,19 @@ class TileReader:
         out = self._run(crops)
         return out["features"], _softmax(out["kind_logits"])[:, BACK]
 
-    def read(self, crops: list[np.ndarray], profile=None) -> list[Reading]:
+    def read(self, crops: list[np.ndarray], profile=None, tint: float | None = None) -> list[Reading]:
+        """``tint``: the photo's light (``light_tint``), for crops that are not all of its tiles (else found from
+        these crops)."""
         if not crops:
             return []
         out = self._run(crops)
         probs, turn_probs = _kind_probabilities(out, profile), _turn_probabilities(out)
         blank = np.zeros(len(crops), dtype=bool)
         maybe_down = np.flatnonzero(probs[:, BACK] >= FACE_DOWN_CHECK)
-        blank[maybe_down] = [colourless(crops[k]) for k in maybe_down]
+        if len(maybe_down):
+            if tint is None:
+                tint = light_tint(crops, [CLASSES[k] for k in probs.argmax(axis=1)], probs.max(axis=1))
+            blank[maybe_down] = [colourless(crops[k], tint) for k in maybe_down]
         _face_down_as_haku(probs, blank)
         # an unsure reading is averaged, kind and turn, with the reading of the crop turned a half turn: a second
         # look that sees the glyph's pixels fall differently on the small input (dev scenes of seeds 9 / 10 cut
