@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from datasets.evaluate import detection_ap, evaluate, read_true_boxes  # noqa: E402
+from datasets.evaluate import FLOOR_PX, detection_ap, evaluate, read_true_boxes  # noqa: E402
 from datasets.generate import default_shared  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
 from vision.models import DETECTOR, model_file  # noqa: E402
@@ -43,7 +43,7 @@ def print_true_boxes(data: Path, shared: Path) -> None:
                   f"{right[key] / total[key]:.2%}")
 
 
-MAP_WIDTHS = (0, 20)  # px: every labelled tile, and those the issue asks for (from about 20 px wide)
+MAP_WIDTHS = (0, FLOOR_PX)  # px: every labelled tile, and those the issue asks for (from about 20 px wide)
 
 
 def print_map(data: Path) -> None:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from datasets.evaluate import FLOOR_PX  # noqa: E402
 from datasets.table_eval import PerfectDetector, evaluate_tables  # noqa: E402
 from vision.layout import Tile  # noqa: E402
 
@@ -40,6 +41,9 @@ def report(name: str, t: dict) -> None:
           f"melds {pct(t.get('melds_right', 0), t.get('melds', 0))}; "
           f"sources {pct(t.get('sources_right', 0), t.get('open_melds', 0))}" +
           (f"; the photographer's own hand {pct(t['own_hands_right'], t['own_hands'])}" if t.get("own_hands") else ""))
+    if t.get("wide_hands", 0) < t.get("hands", 0):
+        print(f"    hands whose every tile is at least {FLOOR_PX} px wide (the issue's floor for reading a tile): "
+              f"{pct(t['wide_hands_right'], t['wide_hands'])}")
     if t.get("hands_all_read", 0) < t.get("hands", 0):  # from pixels: where the hands were lost
         print(f"    the hands' tiles: found {pct(t['hand_tiles_found'], t['hand_tiles'])}, read right "
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "

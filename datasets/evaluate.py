@@ -89,7 +89,8 @@ def evaluate(finder, data: Path) -> dict:
     return dict(totals=totals, confusions=confusions, median_ms=statistics.median(times) if times else 0.0)
 
 
-WIDTH_BINS = (12, 16, 20, 30, 50)  # px: the issue asks for tiles from about 20 px wide upward
+FLOOR_PX = 20  # px: the issue asks for tiles read from about this wide upward
+WIDTH_BINS = (12, 16, FLOOR_PX, 30, 50)
 
 
 def width_bin(polygon) -> str:
@@ -141,7 +142,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
                 total[key] += 1
             # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
             read = r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
-            wide = face_width(t["polygon"]) >= 20
+            wide = face_width(t["polygon"]) >= FLOOR_PX
             for key in (WHITE_BACKS,) + ((FROM_20_PX,) if wide else ()) + ((AT_EDGE,) if wide and edge else ()):
                 right[key] += read
                 total[key] += 1

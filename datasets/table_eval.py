@@ -17,8 +17,9 @@ from pathlib import Path
 
 from vision.layout import Tile
 from vision.table import Table, read_table, score_seat
+from vision.tiles import face_width
 
-from .evaluate import in_frame, pair_by_overlap
+from .evaluate import FLOOR_PX, in_frame, pair_by_overlap
 
 
 def truth_tiles(table: dict) -> tuple[list[Tile], list[int]]:
@@ -114,6 +115,9 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
         totals["open_melds"] += sum(1 for m in t["melds"] if m[2])
         own = seat_no == 0 and table_json.get("framing") == "corner"  # the photographer's hand, in a snapshot
         totals["own_hands"] += own
+        # the hands whose every tile is at least as wide as the floor for reading a tile
+        wide = min(face_width(table_json["tiles"][a]["polygon"]) for a in t["tiles"]) >= FLOOR_PX
+        totals["wide_hands"] += wide
         p = max(predicted, key=lambda p: len(p["tiles"] & t["tiles"]), default=None)
         if p is None or not p["tiles"] & t["tiles"]:
             totals["lost, every tile read: no hand read"] += all_read
@@ -134,6 +138,7 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
             totals["hands_offered"] += 1
             totals["hands_offered_truth"] += p["melds"] == t["melds"] and t["concealed"] in p["offered"]
         totals["own_hands_right"] += own and exact
+        totals["wide_hands_right"] += wide and exact
         if not exact and all_read:
             totals[f"lost, every tile read: {_why_lost(t, p)}"] += 1
         if not exact and failures is not None:

@@ -430,6 +430,33 @@ def test_hand_tiles_missed_or_misread_are_counted_where_the_hand_is_lost(shared,
     assert totals["hands_all_read"] == len(hands) - 1
 
 
+def test_hands_whose_every_tile_is_at_least_the_floors_width_are_counted_apart(shared, tmp_path):
+    """Every face made 30 x 40 px but one tile of one hand 12 px wide: that hand alone is not counted among the
+    hands above the issue's 20 px floor, and the others, read from the true tiles, are right."""
+    import collections
+
+    from datasets.table_eval import score_scene, true_hands, truth_tiles
+
+    generate.main(["--out", str(tmp_path), "--n", "8", "--framing", "table", "--format", "obb", "--classes",
+                   "tile", "--workers", "1", "--shared", str(shared)])
+    for table in (json.loads(p.read_text()) for p in sorted(tmp_path.glob("tables/*/*.json"))):
+        tiles, to_ann = truth_tiles(table)
+        totals = collections.Counter()
+        score_scene(table, tiles, list(to_ann), totals)
+        if totals["hands"] >= 2 and totals["hands_right"] == totals["hands"]:
+            break
+    else:
+        pytest.skip("no scene of two hands or more all read right from the true tiles")
+    for t in table["tiles"]:
+        (x, y) = np.mean(t["polygon"], axis=0)
+        t["polygon"] = [[x - 15, y - 20], [x + 15, y - 20], [x + 15, y + 20], [x - 15, y + 20]]
+    narrow = table["tiles"][min(next(iter(true_hands(table).values()))["tiles"])]
+    (x, y) = np.mean(narrow["polygon"], axis=0)
+    narrow["polygon"] = [[x - 6, y - 20], [x + 6, y - 20], [x + 6, y + 20], [x - 6, y + 20]]
+    totals = collections.Counter()
+    score_scene(table, tiles, list(to_ann), totals)
+    assert totals["wide_hands"] == totals["wide_hands_right"] == totals["hands"] - 1
+
 @pytest.mark.parametrize("angle", [0, 30, 90, 135, 180, 270])
 def test_scene_crops_cut_a_tile_at_any_roll_and_stand_its_glyph_upright(angle):
     from datasets.scene_crops import cut
