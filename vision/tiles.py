@@ -432,7 +432,7 @@ def slivers(corners: list[np.ndarray], confidences: Sequence[float], shape: tupl
     the frame but showing at least half the width of the uncut ones (their median), or at least ``SLIVER_SURE``
     sure, is not one. ``TileFinder.find`` asks first with the boxes' own confidence, which the reading can only
     lower: a box that is a sliver then is not read at all (the 9 real whole-set photos at 1280 x 720 show up to
-    nine along their edges, read by up to four readers each)."""
+    eight along their edges, read by up to four readers each)."""
     n = len(corners)
     cut = edges_reached(corners, shape).any(axis=1) if n else np.zeros(0, bool)
     if n < 3 or cut.all():
