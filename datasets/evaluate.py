@@ -115,7 +115,7 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
     is made to: ``datasets.crops``; ``FROM_20_PX``, the same of the tiles from 20 px wide, the issue's floor;
     ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``), by how they lie
     and by their width (``width_bin``)."""
-    from vision.reader import light_tint
+    from vision.reader import Light
     from vision.tiles import edges_reached, straighten
 
     from .generate import default_shared, scene_style
@@ -131,10 +131,10 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
         white_backs = scene_style(table, shared).blank_back
         corners = [detection_corners(np.array(t["polygon"]), image.shape) for t in tiles]
         crops = [straighten(image, c) for c in corners]
-        readings = reader.read(crops)
+        light = Light(crops)
+        readings = reader.read(crops, light=light)
         if finder is not None:
-            tint = light_tint(crops, [r.kind for r in readings], [r.confidence for r in readings])
-            finder.read_again(image, corners, readings, tint=tint)
+            finder.read_again(image, corners, readings, light=light)
         at_edge = edges_reached(corners, image.shape).any(axis=1) if corners else []
         for t, r, edge in zip(tiles, readings, at_edge):
             for key in ("all", t["lie"], width_bin(t["polygon"])):

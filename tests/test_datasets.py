@@ -600,7 +600,7 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     from vision.tiles import face_width
 
     class ReadsBack:  # says "face down" to every crop: right exactly for the labelled face-down tiles
-        def read(self, crops):
+        def read(self, crops, light=None):
             assert all(c.ndim == 3 and c.shape[0] >= c.shape[1] for c in crops)  # portrait crops, as the run time
             return [Reading("back", 1.0, (0,)) for _ in crops]
 
@@ -622,8 +622,8 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert right[AT_EDGE] <= right[FROM_20_PX]
 
     class SecondLooks:  # a finder's second looks (``read_again``), here one that reads every tile 2m
-        def read_again(self, image, corners, readings, tint):
-            assert len(corners) == len(readings) and image.ndim == 3 and tint == 0.0  # read all face down: no light
+        def read_again(self, image, corners, readings, light):
+            assert len(corners) == len(readings) and image.ndim == 3 and light.crops
             readings[:] = [Reading("2m", 1.0, (0,)) for _ in readings]
 
     right, _ = read_true_boxes(ReadsBack(), tmp_path, shared, SecondLooks())
@@ -639,7 +639,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     from vision.reader import Reading
 
     class ReadsHaku:
-        def read(self, crops):
+        def read(self, crops, light=None):
             return [Reading("5z", 1.0, (0,)) for _ in crops]
 
     # seed 10: its first set has coloured backs, its third white ones (few sets have: a scene of each)

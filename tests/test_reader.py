@@ -150,7 +150,7 @@ def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_a
 def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_white_light_is_not():
     """A pale pink back (BGR 160, 150, 215: saturation 77, Lab a* +26) and a blank face in pink light (200, 190,
     240: saturation 53, a* +19) look alike alone; the photo's surely read faces (``light_tint``) tell them apart."""
-    from vision.reader import LIGHT_FACES, colourless, light_tint
+    from vision.reader import LIGHT_FACES, Light, colourless, light_tint
 
     def face(bgr):  # a face with a dark glyph stroke across its middle: the light is read from its brighter half
         crop = np.full((64, 48, 3), bgr, np.uint8)
@@ -168,6 +168,10 @@ def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_whi
     assert light_tint(pink_light, ["1m"] * LIGHT_FACES, [0.5] * LIGHT_FACES) == 0.0
     assert light_tint(pink_light, ["back", "5z", "1m"], [0.95] * 3) == 0.0
     assert light_tint(pink_light[:LIGHT_FACES - 1], *(x[:-1] for x in sure)) == 0.0
+    # a reader shown the haku alone (a second look) takes the photo's light from the first readings it is given
+    reader = stand_in(FaceDownReader())
+    assert reader.read([pink_lit_haku])[0].kind == "back"  # alone, nothing tells the light
+    assert reader.read([pink_lit_haku], light=Light(pink_light, *sure))[0].kind == "5z"
 
 
 def test_the_real_sets_blank_haku_do_not_read_face_down(shared):

@@ -169,7 +169,7 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     sure = {0: 0.2, 1: 0.5, 2: 0.3}
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, tint=None: [
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("3m", sure[k], (0,), (("3m", sure[k]),)) for k in range(len(crops))])
     found = finder.find(np.full((400, 400, 3), 128, np.uint8))
     assert sorted(round(t.center[0]) for t in found) == [140, 180]  # 0.4 x 0.5 and 0.4 x 0.3 stay
@@ -189,7 +189,7 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
         Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
 
-    def read(crops, profile=None, tint=None):  # by the crop's shape: narrow as the cut part, or a whole tile's
+    def read(crops, profile=None, light=None):  # by the crop's shape: narrow as the cut part, or a whole tile's
         return [Reading("8m", 0.4, (0,), (("8m", 0.4),)) if c.shape[1] < 0.55 * c.shape[0]
                 else Reading(whole_reads, 0.9 if whole_reads == "3m" else 0.3, (0,), ((whole_reads, 0.9),))
                 for c in crops]
@@ -211,7 +211,7 @@ def _finder_with_stand_in_pair(monkeypatch, boxes):
     finder = TileFinder()
     finder.cut_reader = finder.small_reader = None
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, tint=None: [
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
         Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
     return finder
@@ -223,7 +223,7 @@ class _ReadsEvery3m:
     def __init__(self):
         self.shown = []
 
-    def read(self, crops, tint=None):
+    def read(self, crops, light=None):
         from vision.reader import Reading
 
         self.shown.extend(crops)
@@ -282,7 +282,7 @@ def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     read = {0: ("5z", 0.4), 1: ("3m", 0.4), 2: ("5z", 0.6)}
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, tint=None: [
+    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading(read[k][0], read[k][1], (0,), (read[k],)) for k in range(len(crops))])
     found = finder.find(np.full((400, 400, 3), 128, np.uint8))
     assert sorted((round(t.center[0]), t.kind) for t in found) == [(140, "3m"), (180, "5z")]
@@ -552,7 +552,8 @@ def test_a_sliver_at_the_photos_edge_whose_box_is_unsure_is_dropped_unread_and_a
     finder = _finder_with_stand_in_pair(monkeypatch, row + [unsure_strip, sure_strip])
     shown = []
     read = finder.reader.read
-    monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, tint=None: shown.extend(crops) or read(crops))
+    monkeypatch.setattr(finder.reader, "read",
+                        lambda crops, profile=None, light=None: shown.extend(crops) or read(crops))
     photo = np.full((300, 400, 3), 255, np.uint8)
     found = finder.find(photo)
     assert tiles.SLIVER_SURE == 0.5 and len(found) == 5 and max(t.center[0] for t in found) == 300.0

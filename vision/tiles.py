@@ -23,7 +23,7 @@ from .geometry import like_sized_near, mean_angle
 from .image import load_image
 from .layout import Tile
 from .models import CUT_READER, DETECTOR, SMALL_READER, model_file, shipped_reader, shipped_specialist
-from .reader import TileReader, averaged, light_tint
+from .reader import Light, TileReader, averaged
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
 MAX_CROP_H = 96  # larger crops are warped straight to this height: the reader needs 64 px; smaller warps are faster
@@ -201,10 +201,10 @@ class TileFinder:
         detections, corners, rows = ([x[k] for k in kept] for x in (detections, corners, rows))
         own_set = self.profile(profile)
         crops = [straighten(image, c) for c in corners]
-        readings = self.reader.read(crops, own_set)
-        tint = light_tint(crops, [r.kind for r in readings], [r.confidence for r in readings])
-        self._read_unsure_again(image, detections, rows, corners, readings, own_set, tint)
-        self.read_again(image, corners, readings, own_set, tint)
+        light = Light(crops)
+        readings = self.reader.read(crops, own_set, light)
+        self._read_unsure_again(image, detections, rows, corners, readings, own_set, light)
+        self.read_again(image, corners, readings, own_set, light)
         tiles = []
         for det, c, r in zip(detections, corners, readings):
             c = max((c[(np.arange(4) + t) % 4] for t in r.turns), key=_upward)  # glyph order: TL TR BR BL
@@ -215,7 +215,7 @@ class TileFinder:
                 if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)]
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
-                           corners: list[np.ndarray], readings: list, profile, tint: float) -> None:
+                           corners: list[np.ndarray], readings: list, profile, light: Light) -> None:
         """Cut a large tile read unsurely again at two other angles its face may have, and take a cut that
         reads clearly surer (in place: its box angle, corners and reading).
 
@@ -236,21 +236,21 @@ class TileFinder:
                       if a is not None and abs((a - d.angle + 45) % 90 - 45) >= RECUT_MIN_TURN]
             others += [(i, Detection(d.center, d.size, a, d.confidence)) for a in angles]
         cuts = [upright_corners(d) for _, d in others]
-        for (i, d), c, r in zip(others, cuts, self.reader.read([straighten(image, c) for c in cuts], profile, tint)):
+        for (i, d), c, r in zip(others, cuts, self.reader.read([straighten(image, c) for c in cuts], profile, light)):
             if r.confidence > readings[i].confidence + RECUT_MARGIN:
                 detections[i], corners[i], readings[i] = d, c, r
 
     def read_again(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile=None,
-                   tint: float = 0.0) -> None:
+                   light: Light | None = None) -> None:
         """The second looks at the tiles the pair reads worst (in place): those at the photo's edge
-        (``_read_at_frame``), then the small whole faces (``_read_small``). ``tint``: the photo's light
-        (``vision.reader.light_tint``)."""
+        (``_read_at_frame``), then the small whole faces (``_read_small``). ``light``: the photo's
+        (``vision.reader.Light``)."""
         at_edge = edges_reached(corners, image.shape) if corners else np.zeros((0, 4), bool)
-        self._read_at_frame(image, corners, readings, profile, at_edge, tint)
-        self._read_small(image, corners, readings, profile, at_edge.any(axis=1), tint)
+        self._read_at_frame(image, corners, readings, profile, at_edge, light)
+        self._read_small(image, corners, readings, profile, at_edge.any(axis=1), light)
 
     def _read_at_frame(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
-                       reached: np.ndarray, tint: float) -> None:
+                       reached: np.ndarray, light: Light | None) -> None:
         """Read again each face the photo's edge cuts or touches (``reached``: ``edges_reached``; in place, its
         corners staying the part inside: that is where the tile shows).
 
@@ -265,16 +265,17 @@ class TileFinder:
         (session 34, ``models/README.md``)."""
         whole = whole_faces(corners, image.shape, reached)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
-        for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile, tint) if cut else []):
+        stretched = self.reader.read([straighten(image, whole[i]) for i in cut], profile, light) if cut else []
+        for i, r in zip(cut, stretched):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
         if self.cut_reader is None or profile is not None or not corners:
             return
         at_frame = [i for i in np.flatnonzero(reached.any(axis=1)) if readings[i].confidence < CUT_READ_BELOW]
-        _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT, tint)
+        _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT, light)
 
     def _read_small(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
-                    at_edge: np.ndarray, tint: float) -> None:
+                    at_edge: np.ndarray, light: Light | None) -> None:
         """Read again each whole face (not at the photo's edge: ``at_edge``) narrower than ``SMALL_PX`` that the
         pair reads less than ``SMALL_READ_BELOW`` sure, by the small reader (``models.SMALL_READER``, trained on
         such tiles alone), its reading averaged with the pair's, weighted ``SMALL_READER_WEIGHT`` (in place; where
@@ -283,7 +284,7 @@ class TileFinder:
             return
         small = [i for i, (c, r) in enumerate(zip(corners, readings))
                  if not at_edge[i] and r.confidence < SMALL_READ_BELOW and face_width(c) < SMALL_PX]
-        _second_opinion(self.small_reader, image, corners, readings, small, SMALL_READER_WEIGHT, tint)
+        _second_opinion(self.small_reader, image, corners, readings, small, SMALL_READER_WEIGHT, light)
 
     def profile(self, name: str | None):
         """The calibration profile of that name (None: the shipped reader alone), loaded again when its file
@@ -300,9 +301,9 @@ class TileFinder:
 
 
 def _second_opinion(reader, image: np.ndarray, corners: list[np.ndarray], readings: list, which: list[int],
-                    weight: float, tint: float) -> None:
+                    weight: float, light: Light | None) -> None:
     """The faces ``which`` read by a reader of such tiles too, each reading averaged with the pair's (in place)."""
-    for i, r in zip(which, reader.read([straighten(image, corners[i]) for i in which], tint=tint) if which else []):
+    for i, r in zip(which, reader.read([straighten(image, corners[i]) for i in which], light=light) if which else []):
         readings[i] = averaged(readings[i], r, weight)
 
 
