@@ -7,7 +7,7 @@ reading is scored against that grid: detections are split into four rows at the 
 between tile centres, each row is ordered left to right and aligned with its true row (edit distance), giving
 tiles read correctly, misread, missed and extra. Time: the median of ``--repeats`` calls per photo after each photo
 is fitted into 1280 x 720 (the issue's reference size), one warm-up call first; both run on onnxruntime with this
-machine's cores, one model after the other (the peer's session threads spin after a run, ours sleep).
+machine's cores, one model after the other (the peer's session threads spin on after a run, ours stop at its end).
 
     pip install -e '.[bench]'
     python bench/bench_detector.py [--shared ../shared] [--no-peer] [--annotate DIR] [--repeats 5]
