@@ -265,8 +265,7 @@ class TileFinder:
         (session 34, ``models/README.md``)."""
         whole = whole_faces(corners, image.shape, reached)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
-        stretched = self.reader.read([straighten(image, whole[i]) for i in cut], profile, light) if cut else []
-        for i, r in zip(cut, stretched):
+        for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile, light)):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
         if self.cut_reader is None or profile is not None or not corners:
@@ -303,7 +302,7 @@ class TileFinder:
 def _second_opinion(reader, image: np.ndarray, corners: list[np.ndarray], readings: list, which: list[int],
                     weight: float, light: Light | None) -> None:
     """The faces ``which`` read by a reader of such tiles too, each reading averaged with the pair's (in place)."""
-    for i, r in zip(which, reader.read([straighten(image, corners[i]) for i in which], light=light) if which else []):
+    for i, r in zip(which, reader.read([straighten(image, corners[i]) for i in which], light=light)):
         readings[i] = averaged(readings[i], r, weight)
 
 
