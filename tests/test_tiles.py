@@ -117,6 +117,8 @@ def test_a_sheared_face_is_cut_as_the_parallelogram_whose_top_runs_along_its_row
     assert all(np.linalg.norm(face - p, axis=1).min() < 0.5 for p in cut), (cut, face)
     assert np.linalg.norm(cut[3] - cut[0]) > np.linalg.norm(cut[1] - cut[0])  # long side vertical, as a rectangle
     assert face_width(cut) == pytest.approx(44.0, abs=0.5)  # its top edge: the face's shorter side, not the box's
+    box = upright_corners(det)
+    assert face_width(np.stack([cut, box])) == pytest.approx([face_width(cut), min(size)])  # several at once
     assert np.array_equal(face_corners(det, None), upright_corners(det))  # a tile alone: its rectangle
 
 
@@ -209,7 +211,7 @@ def _finder_with_stand_in_pair(monkeypatch, boxes):
     from vision.tiles import TileFinder
 
     finder = TileFinder()
-    finder.cut_reader = finder.small_reader = None
+    finder.cut_reader = finder.small_reader = finder.refiner = None
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
@@ -270,6 +272,42 @@ def test_the_small_reader_reads_the_unsure_small_whole_faces_its_reading_average
     assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(small_reader.shown) == 1
     assert tiles.SMALL_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
     assert tiles.SMALL_READ_BELOW == 0.9 and 20 < tiles.SMALL_PX <= 40
+
+
+class _MovesBoxes:
+    """A stand-in box refiner: moves each box by the shift given for its centre's x (else leaves it); the boxes it
+    was shown are kept."""
+
+    def __init__(self, shifts: dict):
+        self.shifts, self.shown = shifts, []
+
+    def refine(self, image, corners):
+        self.shown.extend(corners)
+        return [np.float32(c) + self.shifts.get(round(float(np.mean(c[:, 0]))), (0.0, 0.0)) for c in corners]
+
+
+def test_an_unsure_tile_is_read_again_where_the_refiner_moves_its_box_and_keeps_the_surer_reading(monkeypatch):
+    """Five 20 px boxes, all read 8m 0.6 sure by the (stand-in) pair but the one on a white patch (0.95). The
+    (stand-in) refiner is shown the unsure boxes inside the photo, not the sure one nor the one touching the right
+    edge. It moves the first onto a second white patch, where it reads surer: that tile keeps the new reading and
+    box. It moves the second a tenth of a pixel, under ``REFINE_MOVED``: not read again. It moves the third off
+    the patch onto grey, where it reads no surer: it stays as it was."""
+    import vision.tiles as tiles
+
+    boxes = [Detection((x, 200.0), (20.0, 34.0), 0.0, 0.9) for x in (100.0, 160.0, 220.0, 300.0, 390.0)]
+    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
+    finder.refiner = refiner = _MovesBoxes({100: (0.0, 100.0), 160: (0.1, 0.0), 220: (5.0, 0.0)})
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    photo[265:335, 85:115] = 255  # where the first box moves to
+    photo[165:235, 285:315] = 255  # the sure tile
+    found = {round(t.center[0]): t for t in finder.find(photo)}
+    assert sorted(round(float(np.mean(c[:, 0]))) for c in refiner.shown) == [100, 160, 220]
+    moved = found[100]
+    assert round(moved.center[1]) == 300 and moved.candidates == (("8m", 0.95),)
+    assert [found[x].candidates[0] for x in (160, 220, 300, 390)] == [
+        ("8m", 0.6), ("8m", 0.6), ("8m", 0.95), ("8m", 0.6)]
+    assert round(found[160].center[1]) == round(found[220].center[1]) == 200
+    assert 0.6 < tiles.REFINE_BELOW <= 0.95 and 0.1 / 20 < tiles.REFINE_MOVED < 5 / 20
 
 
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):

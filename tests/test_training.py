@@ -116,3 +116,33 @@ def test_the_timed_rate_warms_up_then_decays_to_zero():
     peak = rates.index(max(rates))
     assert peak == 30 and rates[:peak + 1] == sorted(rates[:peak + 1])
     assert rates[peak:] == sorted(rates[peak:], reverse=True)
+
+
+def test_refiner_trains_on_the_detectors_boxes_and_exports_an_onnx_the_run_time_loads(training_stack, shared,
+                                                                                       tmp_path):
+    import torch
+
+    from datasets import box_samples, generate
+    from vision.refiner import INPUT_H, INPUT_W, BoxRefiner, frame_cut, standardise
+    from vision.training import refiner
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "4", "--seed", "9", "--framing", "corner",
+                   "--format", "obb", "--classes", "tile", "--workers", "1", "--shared", str(shared)])
+    box_samples.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / "boxes"), "--jitter", "1"])
+    report = refiner.train([tmp_path / "boxes"], tmp_path / "refiner.onnx", epochs=1, batch=32, seed=0)
+    assert report["train_boxes"] > 50 and report["val_boxes"] > 10 and 0 < report["detector_error"] < 0.2
+    assert report["history"][0]["val_error"] > 0
+    image = cv2.imread(str(next((tmp_path / "scenes/images/train").glob("*.jpg"))))
+    box = np.float32([[300, 300], [330, 300], [330, 340], [300, 340]])
+    [moved] = BoxRefiner(tmp_path / "refiner.onnx").refine(image, [box])
+    assert moved.shape == (4, 2) and np.isfinite(moved).all()
+    # the torch weights beside it are the exported model
+    model = refiner.build_model()
+    model.load_state_dict(torch.load(tmp_path / "refiner.pt", map_location="cpu"))
+    model.eval()
+    cut, transform = frame_cut(image, box)
+    with torch.no_grad():
+        share = model(torch.from_numpy(standardise(cut[None].astype(np.float32) / 255.0))).numpy().reshape(4, 2)
+    in_cut = (share * [INPUT_W, INPUT_H])[None].astype(np.float32)
+    expected = cv2.perspectiveTransform(in_cut, np.linalg.inv(transform))[0]
+    assert np.allclose(moved, expected, atol=1e-2)

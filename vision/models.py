@@ -14,6 +14,7 @@ SECOND_READER = "tile_reader_second.onnx"  # looks again at the first's unsure r
 CUT_READER = "tile_reader_cut.onnx"  # reads the tiles the photo's edge cuts (``vision.tiles``)
 SMALL_READER = "tile_reader_small.onnx"  # reads the small far tiles the pair is unsure of (``vision.tiles``)
 DETECTOR = "tile_detector.onnx"
+REFINER = "tile_refiner.onnx"  # moves a detected box onto its face (``vision.refiner``)
 
 
 def cpu_session(path: str | Path, threads: int = 2):
@@ -57,3 +58,11 @@ def shipped_specialist(name: str):
 
     path = model_file(READER).with_name(name)
     return TileReader(path) if path.is_file() else None
+
+
+def shipped_refiner():
+    """The box refiner where the models folder has one (else None: the detector's boxes are read as they are)."""
+    from .refiner import BoxRefiner
+
+    path = model_file(DETECTOR).with_name(REFINER)
+    return BoxRefiner(path) if path.is_file() else None
