@@ -4,7 +4,8 @@
 Why: the detector's boxes miss the face. On dev snapshots (seed 18, 1024 px, faces from 20 px wide, not at the
 photo's edge) a box's corner lies on average 6.9 % of the face's width from the true one, and the reader misreads
 more there: 321 of 17,788 tiles at the detector's corners, 214 at the true ones, 218 halfway between the two
-(session 37). The refiner sees the box grown by ``FRAME_MARGIN`` of its size on each side, cut straight
+(session 37; the pair's first look). The shipped refiner (r2) brings the corners to 2.8 % of the width, where the
+pair misreads 262. The refiner sees the box grown by ``FRAME_MARGIN`` of its size on each side, cut straight
 (``frame_cut``), and says where in that cut the face's corners are, in the box's corner order
 (``datasets.box_samples`` makes its data from the detector's own boxes on generated scenes;
 ``vision.training.refiner`` trains it; ``models/README.md`` has its figures).
