@@ -2,11 +2,12 @@
 its tile's true face corners.
 
     python -m datasets.box_samples --src data/train110-corner --out data/boxes-110 --n 1500 [--jitter 1] [--seed 0]
+        [--match-iou 0.5]
 
 For each training scene (``tables/train``), the detector's boxes as the run time makes them
-(``vision.tiles.faces``), each paired with the labelled tile it overlaps (IoU at least
-``datasets.scene_crops.MATCH_IOU``), and ``--jitter`` more copies of it moved, resized and turned a little
-(``JITTER_*``: more boxes around the same faces); each cut by ``vision.refiner.frame_cut``, its target the face
+(``vision.tiles.faces``), each paired with the labelled tile it overlaps most (IoU at least ``--match-iou``,
+``datasets.scene_crops.MATCH_IOU`` by default; lower takes in the loose boxes too), and ``--jitter`` more copies
+of it moved, resized and turned a little (``JITTER_*``: more boxes around the same faces); each cut by ``vision.refiner.frame_cut``, its target the face
 polygon in that cut, rolled to the box's corner order, as a share of the cut's width and height. Tiles at the
 photo's edge are left out: the run time does not refine them (their part inside is what the detector boxes, and the
 cut reader reads it). One ``.npz`` per scene (``cuts`` uint8 (n, H, W, 3), ``corners`` float32 (n, 8), ``widths``
@@ -45,7 +46,8 @@ def jittered(det: Detection, rng: np.random.Generator) -> np.ndarray:
     return upright_corners(moved)
 
 
-def samples(image: np.ndarray, table: dict, jitter: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def samples(image: np.ndarray, table: dict, jitter: int, rng: np.random.Generator,
+            match_iou: float = MATCH_IOU) -> dict[str, np.ndarray]:
     """One scene's cuts, their targets and the faces' widths (``datasets.box_samples``)."""
     global _detector
     from vision.detector import TileDetector
@@ -60,7 +62,7 @@ def samples(image: np.ndarray, table: dict, jitter: int, rng: np.random.Generato
     polygons = [np.array(t["polygon"], dtype=np.float64) for t in table["tiles"]]
     cuts, targets, widths = [], [], []
     at_edge = edges_reached(corners, image.shape).any(axis=1) if corners else []
-    for det, box, k, edge in zip(detections, corners, pair_by_overlap(corners, polygons, MATCH_IOU), at_edge):
+    for det, box, k, edge in zip(detections, corners, pair_by_overlap(corners, polygons, match_iou), at_edge):
         if k is None or edge or not table["tiles"][k]["labelled"] or edges_reached([polygons[k]], image.shape).any():
             continue
         for c in [box] + [jittered(det, rng) for _ in range(jitter)]:
@@ -75,14 +77,14 @@ def samples(image: np.ndarray, table: dict, jitter: int, rng: np.random.Generato
 
 
 def write_scene(job: tuple) -> int:
-    src, out, table_path, jitter, seed = job
+    src, out, table_path, jitter, seed, match_iou = job
     target = out / f"{table_path.stem}.npz"
     if target.exists():
         return 0
     cv2.setNumThreads(1)
     table = json.loads(table_path.read_text())
     rng = np.random.default_rng([seed, table["index"], 7])
-    found = samples(cv2.imread(str(src / table["image"])), table, jitter, rng)
+    found = samples(cv2.imread(str(src / table["image"])), table, jitter, rng, match_iou)
     buf = io.BytesIO()
     np.savez_compressed(buf, **found)
     _atomic_write(target, buf.getvalue())
@@ -96,13 +98,15 @@ def main(argv=None) -> None:
     ap.add_argument("--n", type=int, default=None, help="only the first N training scenes")
     ap.add_argument("--jitter", type=int, default=1, help="jittered copies of each box")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--match-iou", type=float, default=MATCH_IOU,
+                    help="least IoU of a box with its tile (lower: loose boxes too)")
     ap.add_argument("--workers", type=int, default=1, help="each loads the detector (2 threads)")
     args = ap.parse_args(argv)
     tables = sorted((args.src / "tables" / "train").glob("*.json"))[:args.n]
     if not tables:
         ap.error(f"no training scenes under {args.src}/tables/train: make them with python -m datasets.generate")
     args.out.mkdir(parents=True, exist_ok=True)
-    run_jobs(write_scene, [(args.src, args.out, p, args.jitter, args.seed) for p in tables], args.workers,
+    run_jobs(write_scene, [(args.src, args.out, p, args.jitter, args.seed, args.match_iou) for p in tables], args.workers,
              "scenes sampled")
 
 

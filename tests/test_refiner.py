@@ -69,6 +69,23 @@ def test_jittered_boxes_lie_near_the_box_and_a_tile_at_the_photos_edge_gives_no_
     assert (moved > 1e-3).all() and (moved < 0.15).all()
 
 
+def test_a_loose_box_gives_a_sample_only_when_the_match_iou_is_lowered_to_take_it(monkeypatch):
+    """A box half a face's width off its face (IoU 1/3) is no sample by default (MATCH_IOU 0.5), one at 0.3,
+    its target still the face it lies on."""
+    import datasets.box_samples as box_samples
+
+    photo = np.zeros((300, 300, 3), np.uint8)
+    face = np.float32([[100, 100], [140, 100], [140, 152], [100, 152]])
+    table = {"tiles": [{"polygon": face.tolist(), "labelled": True, "cls": "1m"}]}
+    monkeypatch.setattr(box_samples, "_detector", _FakeDetector([Detection((140.0, 126.0), (40.0, 52.0), 0.0, 0.9)]))
+    assert len(box_samples.samples(photo, table, 0, np.random.default_rng(0))["cuts"]) == 0
+    found = box_samples.samples(photo, table, 0, np.random.default_rng(0), match_iou=0.3)
+    assert len(found["cuts"]) == 1
+    m = FRAME_MARGIN  # the box runs from x 120 to 160: the face's left edge lies half a box left of the box's
+    left = (-0.5 + m) / (1 + 2 * m)
+    assert np.allclose(found["corners"][0].reshape(4, 2)[[0, 3], 0], left, atol=1e-4)
+
+
 @pytest.fixture(scope="module")
 def scenes(shared, tmp_path_factory):
     """Generated snapshots of a seed no training used."""
