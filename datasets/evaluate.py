@@ -19,7 +19,8 @@ import cv2
 import numpy as np
 
 from vision.classes import SYMMETRIC
-from vision.tiles import face_width
+from vision.reader import Light
+from vision.tiles import edges_reached, face_width, straighten
 
 
 def iou(a, b) -> float:
@@ -115,9 +116,6 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
     is made to: ``datasets.crops``; ``FROM_20_PX``, the same of the tiles from 20 px wide, the issue's floor;
     ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``), by how they lie
     and by their width (``width_bin``)."""
-    from vision.reader import Light
-    from vision.tiles import edges_reached, straighten
-
     from .generate import default_shared, scene_style
     from .scene_crops import detection_corners
 
