@@ -349,7 +349,10 @@ def test_a_perfect_detector_gives_the_run_time_every_labelled_tile_at_its_place(
                    "--shared", str(shared), "--format", "obb", "--classes", "tile"])
     table = json.loads(next(tmp_path.rglob("tables/*/*.json")).read_text())
     image = cv2.imread(str(tmp_path / table["image"]))
-    labelled = [a for a in table["tiles"] if a["labelled"]]
+    # every labelled tile but a wall's face-down one cut by the photo's edge: a plain box there with no face in its
+    # group is dropped (vision.tiles.drop_plain_at_edge; this scene has one, at the top edge)
+    labelled = [a for a in table["tiles"] if a["labelled"]
+                and not (a["role"] == "wall" and not a["face_up"] and a["truncated"])]
     for boxes in ("smallest", "bisector"):
         tiles = PerfectDetector(boxes).find(image, table)
         assert len(tiles) == len(labelled) > 20

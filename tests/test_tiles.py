@@ -578,6 +578,25 @@ def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_h
     assert drop_cut_by_frame(row + [bottom_strip], shape) == row
 
 
+def test_plain_tiles_at_the_photos_edge_are_dropped_unless_their_group_shows_a_face():
+    """A row of 'backs' along the top edge far from any tile showing a face (a curtain's folds) is dropped; a pon
+    of haku cut by the right edge, linked tile by tile to the hand beside it, stays, as does a back inside the
+    photo and a back at the edge beside a face (a closed kan's). PLAIN_NEAR: 1.5 long sides (40 px: 60 px)."""
+    from vision.tiles import drop_plain_at_edge
+
+    shape = (300, 400, 3)
+    hand = [_box(190 + 30 * k, 150) for k in range(4)]  # 190-310
+    haku_pon = [_box(310 + 30 * k, 150, kind="5z") for k in range(3)]  # the last one reaches the right edge
+    curtain = [_box(30 + 60 * k, 0, w=50, h=40, kind="back", confidence=0.5) for k in range(3)]
+    inside_back = _box(40, 200, kind="back")
+    kan = [_box(0, 250, kind="back", h=50), _box(30, 250, kind="2m", h=50)]  # the back at the left edge
+    tiles = hand + haku_pon + curtain + [inside_back] + kan
+    assert drop_plain_at_edge(tiles, shape) == hand + haku_pon + [inside_back] + kan
+    # the haku pon alone, its group no face: it goes as the curtain does
+    assert drop_plain_at_edge(haku_pon + [inside_back], shape) == haku_pon[:2] + [inside_back]
+    assert drop_plain_at_edge([], shape) == []
+
+
 def test_a_sliver_at_the_photos_edge_whose_box_is_unsure_is_dropped_unread_and_a_sure_one_is_read(monkeypatch):
     """Four 30 x 40 px boxes in a row and two 30 x 8 px strips along the photo's top edge, one boxed 0.4 sure, one
     0.9 sure. The unsure strip is a sliver whatever it reads (its tile's confidence, box times reading, stays under
