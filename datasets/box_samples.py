@@ -7,10 +7,10 @@ its tile's true face corners.
 For each training scene (``tables/train``), the detector's boxes as the run time makes them
 (``vision.tiles.faces``), each paired with the labelled tile it overlaps most (IoU at least ``--match-iou``,
 ``datasets.scene_crops.MATCH_IOU`` by default; lower takes in the loose boxes too), and ``--jitter`` more copies
-of it moved, resized and turned a little (``JITTER_*``: more boxes around the same faces); each cut by ``vision.refiner.frame_cut``, its target the face
-polygon in that cut, rolled to the box's corner order, as a share of the cut's width and height. Tiles at the
-photo's edge are left out: the run time does not refine them (their part inside is what the detector boxes, and the
-cut reader reads it). One ``.npz`` per scene (``cuts`` uint8 (n, H, W, 3), ``corners`` float32 (n, 8), ``widths``
+of it moved, resized and turned a little (``JITTER_*``: more boxes around the same faces); each cut by
+``vision.refiner.frame_cut``, its target the face polygon in that cut, rolled to the box's corner order, as a
+share of the cut's width and height. Tiles at the photo's edge are left out: the run time does not refine them
+(their part inside is what the detector boxes, and the cut reader reads it). One ``.npz`` per scene (``cuts`` uint8 (n, H, W, 3), ``corners`` float32 (n, 8), ``widths``
 the faces' widths in px), so a run stopped part way goes on where it stopped; deterministic for (seed, scene).
 """
 from __future__ import annotations
@@ -106,8 +106,8 @@ def main(argv=None) -> None:
     if not tables:
         ap.error(f"no training scenes under {args.src}/tables/train: make them with python -m datasets.generate")
     args.out.mkdir(parents=True, exist_ok=True)
-    run_jobs(write_scene, [(args.src, args.out, p, args.jitter, args.seed, args.match_iou) for p in tables], args.workers,
-             "scenes sampled")
+    jobs = [(args.src, args.out, p, args.jitter, args.seed, args.match_iou) for p in tables]
+    run_jobs(write_scene, jobs, args.workers, "scenes sampled")
 
 
 if __name__ == "__main__":
