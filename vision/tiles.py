@@ -59,11 +59,11 @@ FRAME_PX = 3  # a box reaching this near the photo's edge is cut by the frame...
 CUT_SHORT = 0.5  # ...and dropped when its short side is under this share of the uncut tiles' median...
 SLIVER_SURE = 0.5  # ...unless it is read at least this surely (a far hand's tile cut by a snapshot's edge)
 # A plain tile (a back, a blank haku) cut by the photo's edge is dropped where no tile showing a face is in its
-# group (``drop_plain_at_edge``: tiles linked by centres within PLAIN_NEAR long sides). On the 111 real single-tile
-# photos 129 of the 216 false tiles were plain boxes at the edge (a curtain's folds, a desk mat's print); session
-# 38, chosen there and on the dev seeds: false tiles 216 -> 78 at 1.5 (88 dropping every plain box at the edge
-# with no face within 2 long sides, which lost 2 dev hands: a closed kan's back and a pon of haku at the edge; 151
-# at 2.0), dev hands 991 of 1,187 either way
+# group (``drop_plain_at_edge``: tiles linked by centres within PLAIN_NEAR long sides; only tiles above the confidence
+# floors count). On the 111 real single-tile photos 129 of the 216 false tiles were plain boxes at the edge (a
+# curtain's folds, a desk mat's print); session 38, chosen there and on the dev seeds: false tiles 216 -> 76 at 1.5
+# (78 with the unsure tiles vouching too; 88 dropping every plain box at the edge with no face within 2 long sides,
+# which lost 2 dev hands: a closed kan's back and a pon of haku at the edge; 151 at 2.0), dev hands 991 of 1,187
 PLAIN_KINDS = ("back", "5z")
 PLAIN_NEAR = 1.5
 # A face cut by the frame is read again stretched back out (``whole_faces``) to the shape of its uncut neighbours
@@ -232,8 +232,9 @@ class TileFinder:
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
         tiles = drop_straddling(tiles, [d.confidence >= STRADDLE_BOX_SURE for d in detections])
-        return [t for t in drop_plain_at_edge(drop_cut_by_frame(tiles, image.shape), image.shape)
+        sure = [t for t in drop_cut_by_frame(tiles, image.shape)
                 if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)]
+        return drop_plain_at_edge(sure, image.shape)  # only a tile kept shows its group a face
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
                            corners: list[np.ndarray], readings: list, profile, light: Light) -> None:
