@@ -10,6 +10,8 @@ SYMMETRIC = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p", "0p", "2s", "4s
 # ... and turned a quarter round (once a crop is squeezed to the reader's portrait input): no glyph says which
 # way such a tile lies, so the row it is in decides.
 QUARTER_SYMMETRIC = frozenset({"1p", "4p", "5p", "0p", "9p", "5z", "back"})
+# Faces with nothing on them, a back and a blank haku: a crop of them shows no ink, and so does a curtain's fold.
+BLANK_FACES = frozenset({"back", "5z"})
 
 
 def lie_of(up_dx: float, up_dy: float) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
+from .classes import BLANK_FACES, CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
 from .models import cpu_session
 
 INPUT_H, INPUT_W = 64, 48  # the first reader's input; a model file states its own (``TileReader.size``)
@@ -72,7 +72,7 @@ def light_tint(crops: list[np.ndarray], kinds: Sequence[str], confidences: Seque
     """How far the photo's light tints its faces toward magenta: the median Lab a* of the faces read surely
     (``LIGHT_FACE_SURE``) as kinds neither face down nor blank, each the brighter half of its middle (the face, not
     the glyph's ink), the first ``LIGHT_FACES_MOST`` of them; 0, neutral, where fewer than ``LIGHT_FACES`` are."""
-    faces = [c for c, k, p in zip(crops, kinds, confidences) if p >= LIGHT_FACE_SURE and k not in ("back", "5z")]
+    faces = [c for c, k, p in zip(crops, kinds, confidences) if p >= LIGHT_FACE_SURE and k not in BLANK_FACES]
     tints = [_magenta(_middle(c), brighter=True) for c in faces[:LIGHT_FACES_MOST] if c.size]
     return float(np.median(tints)) if len(tints) >= LIGHT_FACES else 0.0
 

@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .classes import plain
+from .classes import BLANK_FACES, plain
 from .layout import (OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line, segments,
                      shaped_as_a_meld)
 
@@ -287,7 +287,7 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
         return tiles
     out = list(tiles)
     for seg in segments(tiles):
-        blank = [i for i in seg if tiles[i].kind in ("5z", "back")]
+        blank = [i for i in seg if tiles[i].kind in BLANK_FACES]
         faces = len(seg) - len(blank)
         if (len(seg) >= 3 and 2 * len(blank) > len(seg) and (len(blank) > 4 or faces <= 1)
                 and not (faces == 0 and shaped_as_a_meld(tiles, seg))):

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .classes import BLANK_FACES
 from .detector import Detection, TileDetector
 from .geometry import like_sized_near, mean_angle
 from .image import load_image
@@ -64,7 +65,6 @@ SLIVER_SURE = 0.5  # ...unless it is read at least this surely (a far hand's til
 # curtain's folds, a desk mat's print); session 38, chosen there and on the dev seeds: false tiles 216 -> 76 at 1.5
 # (78 with the unsure tiles vouching too; 88 dropping every plain box at the edge with no face within 2 long sides,
 # which lost 2 dev hands: a closed kan's back and a pon of haku at the edge; 151 at 2.0), dev hands 991 of 1,187
-PLAIN_KINDS = ("back", "5z")
 PLAIN_NEAR = 1.5
 # A face cut by the frame is read again stretched back out (``whole_faces``) to the shape of its uncut neighbours
 # (the nearest few, centres within this many of its long side), where that adds more than this share to its cut side
@@ -468,9 +468,9 @@ def drop_plain_at_edge(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     n = len(tiles)
     if not n:
         return tiles
-    plain = np.array([t.kind in PLAIN_KINDS for t in tiles], dtype=bool)
+    blank = np.array([t.kind in BLANK_FACES for t in tiles], dtype=bool)
     corners = np.array([t.corners for t in tiles])
-    suspect = plain & edges_reached(list(corners), shape).any(axis=1)
+    suspect = blank & edges_reached(list(corners), shape).any(axis=1)
     if not suspect.any():
         return tiles
     centres = corners.mean(axis=1)
@@ -483,7 +483,7 @@ def drop_plain_at_edge(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
         if (least == group).all():
             break
         group = least
-    faced_groups = set(group[~plain].tolist())
+    faced_groups = set(group[~blank].tolist())
     return [t for k, t in enumerate(tiles) if not suspect[k] or group[k] in faced_groups]
 
 
