@@ -350,10 +350,20 @@ def face_width(corners) -> float | np.ndarray:
     benches bin tiles by and by which the small reader's training crops were chosen (``datasets.evaluate``,
     ``datasets.scene_crops``) and the slivers' short side (``slivers``): one measure for all. Several faces
     (n, 4, 2) give n widths."""
+    return _side_pairs(corners).min(axis=-1)
+
+
+def face_length(corners) -> float | np.ndarray:
+    """A face's length in pixels: the mean length of its longer pair of opposite sides (``face_width``'s
+    other pair). Several faces (n, 4, 2) give n lengths."""
+    return _side_pairs(corners).max(axis=-1)
+
+
+def _side_pairs(corners) -> np.ndarray:
+    """The mean lengths of a face's two pairs of opposite sides, (..., 2): one float pair per face."""
     c = np.asarray(corners, dtype=float)
     sides = np.linalg.norm(c - np.roll(c, -1, axis=-2), axis=-1)
-    width = np.minimum(sides[..., 0] + sides[..., 2], sides[..., 1] + sides[..., 3]) / 2
-    return float(width) if width.ndim == 0 else width
+    return np.stack([sides[..., 0] + sides[..., 2], sides[..., 1] + sides[..., 3]], axis=-1) / 2
 
 
 def edge_angle(gray: np.ndarray, det: Detection) -> float | None:
@@ -420,7 +430,7 @@ def whole_faces(corners: list[np.ndarray], shape: tuple[int, ...],
     centres = c.mean(axis=1)
     sides = np.stack([c[:, 1] - c[:, 0], c[:, 3] - c[:, 0]], axis=1)  # (n, the two sides, x y)
     lengths = np.linalg.norm(sides, axis=2)
-    longs = lengths.max(axis=1)
+    longs = face_length(c)
     uncut = ~reached.any(axis=1)
     out = list(corners)
     for i in np.flatnonzero(reached.sum(axis=1) == 1):  # cut by one edge (at a corner of the photo: left as is)
@@ -463,8 +473,8 @@ def _bounds(corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 def drop_plain_at_edge(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     """The tiles less the plain ones (a back, a blank haku) cut by the photo's edge whose group shows no face:
     with the tile's far edges out of the photo, a plain box there is as likely a curtain's fold or a sheet of paper.
-    A group: tiles linked by centres within ``PLAIN_NEAR`` of the larger one's long side (a pon of haku beside
-    the hand stays with it). Order is kept."""
+    A group: tiles linked by centres within ``PLAIN_NEAR`` of the larger one's length (``face_length``; a pon of
+    haku beside the hand stays with it). Order is kept."""
     n = len(tiles)
     if not n:
         return tiles
@@ -474,7 +484,7 @@ def drop_plain_at_edge(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
     if not suspect.any():
         return tiles
     centres = corners.mean(axis=1)
-    longs = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2).max(axis=1)
+    longs = face_length(corners)
     linked = (np.linalg.norm(centres[:, None] - centres[None], axis=2)
               <= PLAIN_NEAR * np.maximum(longs[:, None], longs[None]))
     group = np.arange(n)
