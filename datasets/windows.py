@@ -1,7 +1,7 @@
 """Square windows cut from generated scenes, for training the tile detector at a small input size on 2 cores.
 
     python -m datasets.windows --src data/synth-obb --out data/win416 --size 416 --per-image 3 [--seed 0]
-                               [--classes tile|kinds]
+                               [--classes tile|kinds] [--hidden 0.5]
 
 Why: a detector's cost grows with its input area, but it must see tiles at the size they have in a real photo.
 Training on 416-px windows of 1024-px scenes (tiles keep their native 19-150 px) costs about 40 % of training
@@ -11,7 +11,9 @@ the whole photo (it is fully convolutional), resized so tiles have about the siz
 Labels come from the scene's table JSON (every tile's face polygon). A tile cut by the window's edge is labelled
 with its visible part (the minimum-area rectangle of the polygon clipped to the window) when at least half of its
 face is inside, and left unlabelled otherwise, as `generate` does at the image edge. Windows are placed around
-random labelled tiles, so few are empty. Deterministic for (seed, image index); existing windows are kept.
+random labelled tiles, so few are empty; with ``--hidden``, that share of them around tiles partly hidden by a
+nearer one (most of the detector's misses: standing concealed tiles seen aslant). Deterministic for (seed, image
+index); existing windows are kept.
 """
 from __future__ import annotations
 
@@ -50,12 +52,17 @@ def window_labels(tiles: list[dict], x0: int, y0: int, size: int, classes: str) 
     return lines
 
 
-def place_windows(tiles: list[dict], w: int, h: int, size: int, n: int, rng: np.random.Generator):
-    """Top-left corners of n windows, each around a random labelled tile (or anywhere when there is none)."""
+def place_windows(tiles: list[dict], w: int, h: int, size: int, n: int, rng: np.random.Generator,
+                  hidden: float = 0.0):
+    """Top-left corners of n windows, each around a random labelled tile (or anywhere when there is none); with
+    ``hidden``, that share around a labelled tile partly hidden by a nearer one (``occluded``), where there is one."""
     centres = [np.mean(t["polygon"], axis=0) for t in tiles if t["labelled"]]
+    hidden_centres = [np.mean(t["polygon"], axis=0) for t in tiles if t["labelled"] and t["occluded"]]
     out = []
     for _ in range(n):
-        if centres and rng.random() < 0.9:
+        if hidden and hidden_centres and rng.random() < hidden:
+            cx, cy = hidden_centres[int(rng.integers(len(hidden_centres)))] + rng.uniform(-size / 3, size / 3, 2)
+        elif centres and rng.random() < 0.9:
             cx, cy = centres[int(rng.integers(len(centres)))] + rng.uniform(-size / 3, size / 3, 2)
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
@@ -66,7 +73,7 @@ def place_windows(tiles: list[dict], w: int, h: int, size: int, n: int, rng: np.
 
 
 def write_windows(job: tuple) -> int:
-    src, out, table_path, size, per_image, seed, classes = job
+    src, out, table_path, size, per_image, seed, classes, hidden = job
     table = json.loads(table_path.read_text())
     split, stem = table_path.parent.name, table_path.stem
     last = out / "images" / split / f"{stem}_{per_image - 1}.jpg"
@@ -79,7 +86,7 @@ def write_windows(job: tuple) -> int:
         img = cv2.copyMakeBorder(img, 0, max(0, size - h), 0, max(0, size - w), cv2.BORDER_CONSTANT,
                                  value=(114, 114, 114))
     rng = np.random.default_rng([seed, int(table["index"]), 4])
-    for k, (x0, y0) in enumerate(place_windows(table["tiles"], w, h, size, per_image, rng)):
+    for k, (x0, y0) in enumerate(place_windows(table["tiles"], w, h, size, per_image, rng, hidden)):
         lines = window_labels(table["tiles"], x0, y0, size, classes)
         name = f"{stem}_{k}"
         _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
@@ -96,8 +103,12 @@ def main(argv=None) -> None:
     ap.add_argument("--per-image", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--classes", choices=("tile", "kinds"), default="tile")
+    ap.add_argument("--hidden", type=float, default=0.0,
+                    help="share of the windows around tiles partly hidden by a nearer one (0 to 1)")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
+    if not 0 <= args.hidden <= 1:
+        ap.error(f"--hidden is a share of the windows, 0 to 1, not {args.hidden}")
     tables = sorted(args.src.glob("tables/*/*.json"))
     if not tables:
         ap.error(f"no tables/*/*.json under {args.src}: run python -m datasets.generate first")
@@ -105,7 +116,7 @@ def main(argv=None) -> None:
         for split in ("train", "val"):
             (args.out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(args.out, args.classes)
-    jobs = [(args.src, args.out, t, args.size, args.per_image, args.seed, args.classes) for t in tables]
+    jobs = [(args.src, args.out, t, args.size, args.per_image, args.seed, args.classes, args.hidden) for t in tables]
     run_jobs(write_windows, jobs, args.workers, "windows")
 
 

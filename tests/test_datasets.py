@@ -387,6 +387,28 @@ def test_windows_label_tiles_inside_and_the_visible_part_of_cut_ones():
     assert [line.split()[0] for line in one_class] == ["0", "0"]
 
 
+def test_windows_go_around_the_partly_hidden_tiles_in_the_share_asked():
+    from datasets.windows import place_windows
+
+    def tile(x, occluded):
+        return dict(labelled=True, occluded=occluded, polygon=[[x, 500], [x + 30, 500], [x + 30, 540], [x, 540]])
+
+    # one partly hidden tile at the far left, nine in plain view at the far right of a 3000 px scene
+    tiles = [tile(100, True)] + [tile(2800 + 10 * k, False) for k in range(9)]
+
+    def around_hidden(hidden):
+        rng = np.random.default_rng(3)
+        corners = place_windows(tiles, 3000, 1000, 400, 400, rng, hidden)
+        return sum(x0 < 300 for x0, _ in corners) / len(corners)  # windows that can hold the hidden tile
+
+    # one tile in ten, so about 0.9 x 0.1 of the windows (and a few of those placed anywhere)
+    assert around_hidden(0.0) < 0.15
+    assert 0.65 < around_hidden(0.7) < 0.8  # 0.7 + 0.3 x the above
+    assert around_hidden(1.0) > 0.95
+    # no partly hidden tile: the windows go around the others as before
+    assert sum(x0 > 2000 for x0, _ in place_windows(tiles[1:], 3000, 1000, 400, 100, np.random.default_rng(3), 1.0)) > 80
+
+
 def test_crops_leave_out_white_backs_which_alone_look_like_a_blank_haku(shared, tmp_path):
     from datasets.generate import SET_EVERY
     from datasets.tiles import sample_style
