@@ -12,6 +12,9 @@
 #   # the reader's scene tiles cut from the shipped detector's own boxes rather than jittered true polygons
 #   # (datasets.scene_crops --boxes detector; session 21's CPU refinement v11 on them: models/README.md):
 #   WORK=/root/job SCENE_BOXES=detector bash vision/training/lent_gpu.sh
+#   # half the detector's windows around partly hidden tiles, its usual miss (datasets.windows --hidden; a one-hour
+#   # CPU fine-tune on such windows alone did not help, session 40: models/README.md):
+#   WORK=/root/job HIDDEN=0.5 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -42,6 +45,7 @@ SEED_CORNER=${SEED_CORNER:-41}
 LR0=${LR0:-0.0007}
 CLUTTER=${CLUTTER:-0}
 SCENE_BOXES=${SCENE_BOXES:-jittered}
+HIDDEN=${HIDDEN:-0}
 DEVICE=${DEVICE:-0}
 EXPORT=${EXPORT:-1}  # 0: keep the detector's weights only (export them here: the machine may lack onnxslim)
 mkdir -p "$WORK"
@@ -53,8 +57,8 @@ python -m datasets.generate --out "$G1" --n "$SCENES_MIXED" --seed "$SEED_MIXED"
     --workers 16 --clutter "$CLUTTER"
 python -m datasets.generate --out "$G2" --n "$SCENES_CORNER" --seed "$SEED_CORNER" --framing corner --format obb \
     --classes tile --workers 16 --clutter "$CLUTTER"
-python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --workers 16
-python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --workers 16
+python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
+python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
 
 stamp "detector: from models/tile_detector.pt for $DET_HOURS h"
 python -m vision.training.detector --data "$W1" "$W2" --weights models/tile_detector.pt \
