@@ -61,9 +61,13 @@ def place_windows(tiles: list[dict], w: int, h: int, size: int, n: int, rng: np.
     out = []
     for _ in range(n):
         if hidden and hidden_centres and rng.random() < hidden:
-            cx, cy = hidden_centres[int(rng.integers(len(hidden_centres)))] + rng.uniform(-size / 3, size / 3, 2)
+            around = hidden_centres
         elif centres and rng.random() < 0.9:
-            cx, cy = centres[int(rng.integers(len(centres)))] + rng.uniform(-size / 3, size / 3, 2)
+            around = centres
+        else:
+            around = None
+        if around:
+            cx, cy = around[int(rng.integers(len(around)))] + rng.uniform(-size / 3, size / 3, 2)
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         x0 = int(np.clip(cx - size / 2, 0, max(0, w - size)))
