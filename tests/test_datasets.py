@@ -725,6 +725,34 @@ def test_boxes_match_counted_tiles_once_and_boxes_on_uncounted_tiles_count_neith
     assert match_boxes(overlap, sure, counted, 0.2)[2] is True
 
 
+def test_detection_ap_counts_the_tiles_the_run_times_boxes_find_and_the_boxes_on_no_tile(tmp_path):
+    from datasets.evaluate import detection_ap
+    from vision.detector import Detection
+
+    def tile(x, labelled=True):  # a face 30 x 40 px with its top left at (x, 100)
+        return dict(labelled=labelled, polygon=[[x, 100], [x + 30, 100], [x + 30, 140], [x, 140]])
+
+    (tmp_path / "tables" / "val").mkdir(parents=True)
+    (tmp_path / "images" / "val").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((300, 600, 3), np.uint8))
+    table = dict(image="images/val/a.jpg", tiles=[tile(50), tile(150), tile(250, labelled=False)])
+    (tmp_path / "tables" / "val" / "a.json").write_text(json.dumps(table))
+
+    class Boxes:
+        """The run time keeps a box on the first tile, one on the unlabelled tile and one on the bare table;
+        the curve's floor adds an unsure box on the second tile."""
+
+        def detect(self, image, floor=None):
+            kept = [Detection((65, 120), (30, 40), 0, 0.9), Detection((265, 120), (30, 40), 0, 0.8),
+                    Detection((450, 120), (30, 40), 0, 0.7)]
+            return kept + ([Detection((165, 120), (30, 40), 0, 0.05)] if floor else [])
+
+    r = detection_ap(Boxes(), tmp_path)
+    assert (r["positives"], r["found"], r["on_no_tile"]) == (2, 1, 1)
+    # the curve sees every box: both tiles found, the one on the bare table ranked above the second
+    assert 0.5 < r["map50"] < 1.0
+
+
 def test_a_tile_cut_by_the_photo_s_edge_is_asked_for_as_its_part_inside():
     from datasets.evaluate import true_box
 
