@@ -415,6 +415,7 @@ def texture(rng, n=512, light: bool = False) -> np.ndarray:
     return np.clip(img + low[..., None] + fine, 0, 255)
 
 
+PRINTED_SHARE = 0.5  # of the cloths (``_printed``)
 # RGB of what stands about a table and is not a tile: wallpaper and curtain browns and beiges, a blue cloth, greys
 CLUTTER_COLOURS = [(150, 120, 90), (120, 95, 70), (190, 170, 140), (90, 70, 55), (70, 90, 150), (110, 130, 170),
                    (128, 128, 128), (60, 60, 64), (170, 60, 50), (200, 190, 160)]
@@ -422,12 +423,12 @@ CLUTTER_COLOURS = [(150, 120, 90), (120, 95, 70), (190, 170, 140), (90, 70, 55),
 
 def clutter(rng, img: np.ndarray, px_per_mm: float) -> None:
     """Things that are not tiles, drawn in place on a table texture (RGB float, ``px_per_mm`` pixels a mm): sheets
-    of paper (some printed), cloths in folds, dark things (a phone, a cup), point sticks. Real photos showed false
-    tiles on such things (``bench/bench_single_tiles.py``); a scene with them teaches what is not a tile. None is
-    the size and colour of a tile: they are larger, darker or thinner."""
+    of paper (some printed), cloths in folds (some printed), dark things (a phone, a cup), point sticks, plain
+    boards. Real photos showed false tiles on such things (``bench/bench_single_tiles.py``); a scene with them
+    teaches what is not a tile. None is the size and colour of a tile: they are larger, darker or thinner."""
     n = img.shape[0]
     for _ in range(int(rng.integers(2, 7))):
-        kind = rng.choice(list(CLUTTER_THINGS), p=[.35, .3, .2, .15])
+        kind = rng.choice(list(CLUTTER_THINGS), p=[.3, .3, .15, .1, .15])
         centre = rng.uniform(0, n, 2)
         angle = rng.uniform(0, np.pi)
         CLUTTER_THINGS[kind](rng, img, centre, angle, px_per_mm)
@@ -463,7 +464,41 @@ def _cloth(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: fl
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     folds = 0.85 + 0.15 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * rng.uniform(0.05, 0.3))
     colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32)
-    img[:] = img * (1 - mask[..., None]) + (colour * folds[..., None]) * mask[..., None]
+    cloth = colour * folds[..., None]
+    if rng.random() < PRINTED_SHARE:
+        cloth = _printed(rng, cloth, colour, px_per_mm)
+    img[:] = img * (1 - mask[..., None]) + cloth * mask[..., None]
+
+
+def _printed(rng, cloth: np.ndarray, colour: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A cloth's print: blotches of a second tone, some 1-6 cm across, and small flowers of a third. Real
+    photos showed false face-down tiles on a printed blue cloth (``bench/bench_single_tiles.py``)."""
+    n = cloth.shape[0]
+    cells = int(np.clip(n / (rng.uniform(15, 60) * px_per_mm), 2, n // 4))
+    field = _noise(rng, n, n, cells)
+    blotch = np.clip((field - np.quantile(field, rng.uniform(0.5, 0.8))) * 4, 0, 1)[..., None]
+    second = np.clip(colour * rng.uniform(1.25, 1.8), 0, 255)
+    out = cloth * (1 - blotch) + second * (cloth / np.maximum(colour, 1)) * blotch
+    third = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32)
+    radius = rng.uniform(3, 12) * px_per_mm
+    for x, y in rng.uniform(0, n, (int(rng.integers(0, 40)), 2)):
+        cv2.ellipse(out, (int(x), int(y)), (max(1, int(radius)), max(1, int(radius * rng.uniform(0.4, 1)))),
+                    float(rng.uniform(0, 180)), 0, 360, third.tolist(), -1, cv2.LINE_AA)
+    return out
+
+
+def _board(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
+    """A flat board (a box's lid, a book, a tray) of one colour, lit unevenly, its rim a shade darker: a plain
+    face larger than a tile's, as walls and boxes are where real photos showed false tiles."""
+    rot = _turn(angle)
+    w, h = rng.uniform(90, 350), rng.uniform(70, 250)
+    corners = np.int32(np.round((np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre))
+    colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32) * rng.uniform(0.8, 1.2)
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.fillPoly(mask, [corners], 1.0, cv2.LINE_AA)
+    shade = 1 + 0.15 * _noise(rng, img.shape[0], img.shape[1], 3)
+    img[:] = img * (1 - mask[..., None]) + np.clip(colour * shade[..., None], 0, 255) * mask[..., None]
+    cv2.polylines(img, [corners], True, (colour * 0.7).tolist(), max(1, int(round(2 * px_per_mm))), cv2.LINE_AA)
 
 
 def _dark(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
@@ -490,7 +525,7 @@ def _sticks(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: f
             cv2.circle(img, tuple(np.int32((a + b) / 2)), max(1, int(1.5 * px_per_mm)), dot, -1, cv2.LINE_AA)
 
 
-CLUTTER_THINGS = {"paper": _paper, "cloth": _cloth, "dark": _dark, "sticks": _sticks}
+CLUTTER_THINGS = {"paper": _paper, "cloth": _cloth, "dark": _dark, "sticks": _sticks, "board": _board}
 
 
 def background(rng, cam: Camera, half_table: float, light: bool = False,

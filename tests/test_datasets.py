@@ -250,6 +250,20 @@ def test_clutter_is_flat_shapes_larger_darker_or_thinner_than_a_tile():
             assert not tile_like, (seed, w, h, area)
 
 
+def test_a_printed_cloth_shows_blotches_of_a_second_tone_over_its_folds():
+    from datasets.scenes import _printed
+
+    colour = np.float32([70, 90, 150])  # the blue of a cloth real photos showed false face-down tiles on
+    folds = (0.85 + 0.15 * np.sin(np.arange(256, dtype=np.float32) * 0.2))[None, :, None]
+    cloth = np.broadcast_to(colour * folds, (256, 256, 3)).copy()
+    for seed in range(10):
+        printed = _printed(np.random.default_rng(seed), cloth, colour, 0.8)
+        lighter = printed.mean(axis=2) > 1.15 * cloth.mean(axis=2)
+        assert 0.05 < lighter.mean() < 0.8, seed  # blotches, not a plain cloth nor a new colour all over
+        plain = ~lighter
+        assert np.allclose(printed[plain].mean(0), cloth[plain].mean(0), atol=25), seed  # the folds' tone stays
+
+
 def test_a_missing_font_is_said_since_it_changes_what_a_seed_draws(shared, tmp_path, monkeypatch, capsys):
     from datasets import glyphs
 

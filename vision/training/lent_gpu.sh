@@ -6,8 +6,9 @@
 #   WORK=/root/job DET_HOURS=0.07 READ_HOURS=0 SEED_MIXED=42 SEED_CORNER=43 LR0=0.0003 bash vision/training/lent_gpu.sh
 #   # the reader refined from the shipped file instead of trained from scratch (session 17's runs on a CPU):
 #   WORK=/root/job READ_WEIGHTS=models/tile_reader.onnx READ_LR=0.0005 bash vision/training/lent_gpu.sh
-#   # half the training scenes with clutter about the table (paper, cloth, a phone, point sticks: session 20's
-#   # real single-tile photos showed false tiles on such things; bench/bench_single_tiles.py measures them):
+#   # half the training scenes with clutter about the table (paper, cloth plain or printed, a phone, point sticks,
+#   # boards: session 20's real single-tile photos showed false tiles on such things; bench/bench_single_tiles.py
+#   # measures them):
 #   WORK=/root/job CLUTTER=0.5 bash vision/training/lent_gpu.sh
 #   # the reader's scene tiles cut from the shipped detector's own boxes rather than jittered true polygons
 #   # (datasets.scene_crops --boxes detector; session 21's CPU refinement v11 on them: models/README.md):
