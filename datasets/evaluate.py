@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.classes import SYMMETRIC
+from vision.detector import run_time_boxes, square_up
 from vision.reader import Light
 from vision.tiles import edges_reached, face_width, straighten
 
@@ -236,13 +237,14 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
         scenes += 1
         table = json.loads(path.read_text())
         image = cv2.imread(str(data / table["image"]))
-        dets = detector.detect(image, floor=floor)
+        every = detector.candidates(image, floor=floor)
+        dets = square_up(every)  # as ``detect(image, floor=floor)`` gives them
         boxes = [d.corners for d in dets]
         sureness = [d.confidence for d in dets]
         truth = [true_box(t["polygon"], image.shape) for t in table["tiles"]]
         counted = [bool(t["labelled"]) and face_width(t["polygon"]) >= min_width for t in table["tiles"]]
         positives += sum(counted)
-        kept = detector.detect(image)
+        kept = run_time_boxes(every)  # as ``detect(image)`` gives them, from the same pass
         kept_overlap = overlaps([d.corners for d in kept], truth, counted)
         found += sum(m is True for m in match_boxes(kept_overlap, [d.confidence for d in kept], counted, 0.5))
         on_no_tile += int((kept_overlap[0].max(axis=1, initial=0.0) < 0.3).sum())

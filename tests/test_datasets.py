@@ -756,7 +756,7 @@ def test_detection_ap_counts_the_tiles_the_run_times_boxes_find_and_the_boxes_on
         """The run time keeps a box on the first tile, one on the unlabelled tile and one on the bare table;
         the curve's floor adds an unsure box on the second tile."""
 
-        def detect(self, image, floor=None):
+        def candidates(self, image, floor=None):
             kept = [Detection((65, 120), (30, 40), 0, 0.9), Detection((265, 120), (30, 40), 0, 0.8),
                     Detection((450, 120), (30, 40), 0, 0.7)]
             return kept + ([Detection((165, 120), (30, 40), 0, 0.05)] if floor else [])

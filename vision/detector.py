@@ -97,6 +97,14 @@ class TileDetector:
         to their neighbours' angle (``square_up``). With ``floor``, every box at least that sure at the scale
         chosen instead, as a precision-recall curve needs (``datasets.evaluate.detection_ap``); the surer boxes
         are found the same, since suppression keeps the surest first."""
+        every = self.candidates(image, conf, iou, floor)
+        return square_up(every) if floor is not None else run_time_boxes(every, conf)
+
+    def candidates(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU,
+                   floor: float | None = None) -> list[Detection]:
+        """``detect``'s boxes before it keeps and squares them: every box at least ``floor`` sure (without it,
+        ``conf * BESIDE_SHARE``) at the scale chosen. One pass then gives both a curve's boxes and the run time's
+        (``run_time_boxes``), since suppression keeps the surest first."""
         long = max(image.shape[:2])
         size = min(BASE_SIZE, _round_up(long))
         low = conf * BESIDE_SHARE if floor is None else min(floor, conf * BESIDE_SHARE)
@@ -118,7 +126,7 @@ class TileDetector:
             if any(d.confidence >= conf for d in larger):
                 every = larger
             size = bigger
-        return square_up(every if floor is not None else keep_beside(every, conf))
+        return every
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
                   iou: float = NMS_IOU) -> list[Detection]:
@@ -137,6 +145,13 @@ class TileDetector:
         idx = np.asarray(idx, dtype=int).ravel()
         idx = idx[np.argsort(-scores[idx])]
         return [Detection(rects[i][0], rects[i][1], rects[i][2], float(scores[i])) for i in idx]
+
+
+def run_time_boxes(candidates: list[Detection], conf: float = 0.35) -> list[Detection]:
+    """The boxes ``detect`` keeps of its ``candidates`` (those at least ``conf * BESIDE_SHARE`` sure, whatever
+    floor they were found at)."""
+    low = conf * BESIDE_SHARE
+    return square_up(keep_beside([d for d in candidates if d.confidence >= low], conf))
 
 
 def keep_beside(detections: list[Detection], conf: float) -> list[Detection]:
