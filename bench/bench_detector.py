@@ -98,9 +98,9 @@ class Ours:
 
     def __init__(self, specialists: bool = True):
         self.finder = TileFinder()
-        if not specialists:  # what the cut and small readers cost and gain here (``--without-specialists``)
-            self.finder.cut_reader = self.finder.small_reader = None
-            self.name += ", without the cut and small readers"
+        if not specialists:  # what the cut, small and hard readers cost and gain here (``--without-specialists``)
+            self.finder.cut_reader = self.finder.small_reader = self.finder.hard_reader = None
+            self.name += ", without the cut, small and hard readers"
         self.last = []  # the tiles of the last call, for the annotated copy
 
     def __call__(self, image):
@@ -160,7 +160,8 @@ def main() -> None:
     ap.add_argument("--annotate", type=Path, default=None, help="write our annotated photos here")
     ap.add_argument("--repeats", type=int, default=5, help="timed calls per photo")
     ap.add_argument("--without-specialists", action="store_true",
-                    help="also ours without the cut and small readers (tiles at the photo's edge, small tiles), "
+                    help="also ours without the cut, small and hard readers (tiles at the photo's edge, small "
+                         "tiles, tiles still unsure), "
                          "in the same run")
     args = ap.parse_args()
     photos = sorted((args.shared / "data/real-tiles/photos").glob("group_*.jpg"))

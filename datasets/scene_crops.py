@@ -26,6 +26,10 @@ run time cuts them.
 (``vision.tiles.face_width``): the data of a reader of small far tiles, where a 1024 px snapshot's hands
 are misread (session 35).
 
+``--unsure-below P`` cuts only the tiles the shipped reader pair (``vision.models.shipped_reader``) reads under P
+sure from their cut: the data of a reader of the tiles the pair is unsure of, whatever makes them hard (blur, a
+neighbour hiding part of the face, a glyph style), where most of its misreadings lie (session 42).
+
 ``--boxes detector`` cuts the shipped detector's own boxes instead (``vision.detector``, its larger second pass
 included), each paired with the labelled tile it overlaps (IoU at least ``MATCH_IOU``): the crops the run time
 reads, with the detector's real errors (a box across a standing tile's face and side, an angle between a sheared
@@ -51,6 +55,7 @@ from .generate import _atomic_write, default_shared, run_jobs, scene_style
 CORNER_JITTER = 0.03  # of the tile's short side: a detector's corner error on generated scenes
 MATCH_IOU = 0.5  # a detector's box is cut as the labelled tile it overlaps at least this much
 _detector = None  # the shipped detector, loaded once per worker process for --boxes detector
+_reader = None  # the shipped reader pair, likewise for --unsure-below
 
 
 def glyph_turn(corners: np.ndarray, polygon: np.ndarray) -> int:
@@ -98,13 +103,23 @@ def detector_cuts(image: np.ndarray, tiles: list[dict]) -> list[tuple[int, np.nd
             if k is not None]
 
 
+def unsure_reader():
+    """The shipped reader pair, loaded once per worker process."""
+    global _reader
+    if _reader is None:
+        from vision.models import shipped_reader
+
+        _reader = shipped_reader()
+    return _reader
+
+
 def at_frame(polygon, shape: tuple[int, ...]) -> bool:
     """Whether a face reaches within ``vision.tiles.FRAME_PX`` of the photo's edge or beyond it."""
     return bool(edges_reached([np.asarray(polygon, dtype=np.float64)], shape).any())
 
 
 def write_scene(job: tuple) -> int:
-    src, out, table_path, per_scene, max_backs, seed, shared, boxes, frame_only, narrower_than = job
+    src, out, table_path, per_scene, max_backs, seed, shared, boxes, frame_only, narrower_than, unsure_below = job
     done = out / ".done" / table_path.parent.name / table_path.stem
     if done.exists():
         return 0
@@ -127,9 +142,15 @@ def write_scene(job: tuple) -> int:
     if max_backs is not None:
         backs = set([k for k in picks if tiles[k]["cls"] == "back"][:max_backs])
         picks = [k for k in picks if tiles[k]["cls"] != "back" or k in backs]
-    for k in picks[:per_scene]:
+    if unsure_below is None:
+        picks = picks[:per_scene]
+    crops = [found[k] if boxes == "detector" else cut(image, np.array(tiles[k]["polygon"], dtype=np.float64), rng)
+             for k in picks]
+    if unsure_below is not None:  # every pick read as one batch (its light the scene's), the unsure kept
+        unsure = [i for i, r in enumerate(unsure_reader().read(crops)) if r.confidence < unsure_below][:per_scene]
+        picks, crops = [picks[i] for i in unsure], [crops[i] for i in unsure]
+    for k, crop in zip(picks, crops):
         t = tiles[k]
-        crop = found[k] if boxes == "detector" else cut(image, np.array(t["polygon"], dtype=np.float64), rng)
         folder = out / table_path.parent.name / t["cls"]
         folder.mkdir(parents=True, exist_ok=True)
         ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -151,6 +172,8 @@ def main(argv=None) -> None:
     ap.add_argument("--at-frame", action="store_true", help="only the tiles the photo's edge cuts or touches")
     ap.add_argument("--narrower-than", type=float, default=None, metavar="PX",
                     help="only the whole tiles (not at the frame) narrower than this many pixels")
+    ap.add_argument("--unsure-below", type=float, default=None, metavar="P",
+                    help="only the tiles the shipped reader pair reads under P sure from their cut")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -159,7 +182,7 @@ def main(argv=None) -> None:
     if not tables:
         ap.error(f"no scenes under {args.src}/tables: make them with python -m datasets.generate")
     jobs = [(args.src, args.out, p, args.per_scene, args.max_backs, args.seed, shared, args.boxes,
-             args.at_frame, args.narrower_than) for p in tables]
+             args.at_frame, args.narrower_than, args.unsure_below) for p in tables]
     run_jobs(write_scene, jobs, args.workers, "scenes cut")
 
 

@@ -614,6 +614,29 @@ def test_scene_crops_narrower_than_take_every_small_whole_tile_and_no_other(shar
     assert taken == expected and sum(expected.values()) >= 30 and wide >= 30
 
 
+def test_scene_crops_unsure_below_take_only_the_tiles_the_shipped_pair_reads_unsurely(shared, tmp_path):
+    from datasets import scene_crops
+    from vision.models import shipped_reader
+
+    generate.main(["--out", str(tmp_path / "scenes"), "--n", "3", "--seed", "6", "--workers", "1",
+                   "--shared", str(shared), "--format", "obb", "--classes", "tile", "--framing", "corner"])
+    for name, option in (("all", []), ("unsure", ["--unsure-below", "0.9"])):
+        scene_crops.main(["--src", str(tmp_path / "scenes"), "--out", str(tmp_path / name), "--per-scene", "400",
+                          "--workers", "1", "--shared", str(shared), *option])
+    every = {p.relative_to(tmp_path / "all"): p for p in (tmp_path / "all").glob("*/*/*.jpg")}
+    unsure = {p.relative_to(tmp_path / "unsure") for p in (tmp_path / "unsure").glob("*/*/*.jpg")}
+    assert 10 <= len(unsure) < len(every) / 2 and unsure <= set(every)  # the same cuts, the unsure among them
+    # the pair reads the crops taken under 0.9 sure and the others surer (each scene's crops read as one batch,
+    # as the option reads them; the files are JPEGs of the crops it read, so allow a few across the line)
+    sure = {}
+    for scene in {p.name.split("_")[0] for p in every}:
+        names = sorted(k for k in every if k.name.startswith(scene + "_"))
+        readings = shipped_reader().read([cv2.imread(str(every[k])) for k in names])
+        sure.update({k: r.confidence for k, r in zip(names, readings)})
+    wrong_side = [k for k, c in sure.items() if (c < 0.9) != (k in unsure)]
+    assert len(wrong_side) <= 0.05 * len(every)
+
+
 def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph_upright(shared, tmp_path):
     from datasets import scene_crops
     from vision.models import READER, model_file

@@ -197,19 +197,22 @@ def test_the_shipped_reader_comes_with_its_second_and_a_folder_of_one_reader_alo
 
 def test_the_specialist_readers_ship_beside_the_pair_and_a_folder_without_them_reads_as_before(tmp_path,
                                                                                               monkeypatch):
-    from vision.models import CUT_READER, SMALL_READER, shipped_specialist
+    from vision.models import CUT_READER, HARD_READER, SMALL_READER, shipped_specialist
     from vision.tiles import TileFinder
 
     cut, small = shipped_specialist(CUT_READER), shipped_specialist(SMALL_READER)
+    hard = shipped_specialist(HARD_READER)
     assert cut.path.name == "tile_reader_cut.onnx" and cut.second is None and cut.size == TileReader(MODEL).size
     assert small.path.name == "tile_reader_small.onnx" and small.second is None and small.size == cut.size
+    assert hard.path.name == "tile_reader_hard.onnx" and hard.second is None and hard.size == cut.size
     finder = TileFinder()
-    assert finder.cut_reader.path == cut.path and finder.small_reader.path == small.path
+    assert (finder.cut_reader.path, finder.small_reader.path, finder.hard_reader.path) == (cut.path, small.path,
+                                                                                          hard.path)
     other = TileFinder(reader=MODEL)
-    assert other.cut_reader is None and other.small_reader is None
+    assert other.cut_reader is None and other.small_reader is None and other.hard_reader is None
     (tmp_path / "tile_reader.onnx").write_bytes(MODEL.read_bytes())
     monkeypatch.setenv("RIICHI_LENS_MODELS", str(tmp_path))
-    assert shipped_specialist(CUT_READER) is None and shipped_specialist(SMALL_READER) is None
+    assert all(shipped_specialist(name) is None for name in (CUT_READER, SMALL_READER, HARD_READER))
 
 
 def test_two_readings_averaged_take_the_likelier_kind_and_the_turn_of_the_reader_that_read_it_first():
@@ -243,6 +246,23 @@ def test_the_cut_reader_reads_unseen_tiles_at_the_photos_edge_better_than_the_pa
     right = [sum(r.kind == p.parent.name for r, p in zip(reader.read(crops), files))
              for reader in (shipped_reader(), shipped_specialist(CUT_READER))]
     assert len(files) > 100 and right[1] >= 0.8 * len(files) and right[1] > right[0], (right, len(files))
+
+
+def test_the_hard_reader_reads_unseen_tiles_better_beside_the_other_looks(shared, tmp_path):
+    """Every tile of 40 snapshots of a seed no reader learnt from, cut as the run time cuts a box that fits it,
+    read as the run time reads them with and without the hard reader: 2,520 against 2,510 of 2,627 when this was
+    written (seed 197's 40 snapshots: 2,242 against 2,241 of 2,298; the gain is a few tiles in a thousand)."""
+    from datasets import generate
+    from datasets.evaluate import read_true_boxes
+    from vision.tiles import TileFinder
+
+    generate.main(["--out", str(tmp_path), "--n", "40", "--seed", "196", "--workers", "1", "--shared",
+                   str(shared), "--framing", "corner", "--format", "obb", "--classes", "tile"])
+    finder = TileFinder()
+    with_it, total = read_true_boxes(finder.reader, tmp_path, shared, finder)
+    finder.hard_reader = None
+    without, _ = read_true_boxes(finder.reader, tmp_path, shared, finder)
+    assert with_it["all"] > without["all"] and total["all"] > 1000, (with_it["all"], without["all"], total["all"])
 
 
 def test_the_small_reader_reads_unseen_tiles_better_beside_the_pair(shared, tmp_path):

@@ -13,6 +13,7 @@ READER = "tile_reader.onnx"
 SECOND_READER = "tile_reader_second.onnx"  # looks again at the first's unsure readings (``vision.reader``)
 CUT_READER = "tile_reader_cut.onnx"  # reads the tiles the photo's edge cuts (``vision.tiles``)
 SMALL_READER = "tile_reader_small.onnx"  # reads the small far tiles the pair is unsure of (``vision.tiles``)
+HARD_READER = "tile_reader_hard.onnx"  # reads any whole face the pair is still unsure of (``vision.tiles``)
 DETECTOR = "tile_detector.onnx"
 REFINER = "tile_refiner.onnx"  # moves a detected box onto its face (``vision.refiner``)
 
@@ -52,7 +53,7 @@ def shipped_reader():
 
 
 def shipped_specialist(name: str):
-    """A reader of one kind of hard tile (``CUT_READER``, ``SMALL_READER``) where the models folder has one (else
+    """A reader of one kind of hard tile (``CUT_READER``, ``SMALL_READER``, ``HARD_READER``) where the models folder has one (else
     None: the shipped pair reads those tiles as every other)."""
     from .reader import TileReader
 
