@@ -168,6 +168,7 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     from vision.reader import Reading
 
     finder = tiles.TileFinder()
+    finder.hard_reader = None  # the stand-in readings alone
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     sure = {0: 0.2, 1: 0.5, 2: 0.3}
@@ -211,7 +212,7 @@ def _finder_with_stand_in_pair(monkeypatch, boxes):
     from vision.tiles import TileFinder
 
     finder = TileFinder()
-    finder.cut_reader = finder.small_reader = finder.refiner = None
+    finder.cut_reader = finder.small_reader = finder.hard_reader = finder.refiner = None
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
@@ -310,6 +311,26 @@ def test_an_unsure_tile_is_read_again_where_the_refiner_moves_its_box_and_keeps_
     assert 0.6 < tiles.REFINE_BELOW <= 0.95 and 0.1 / 20 < tiles.REFINE_MOVED < 5 / 20
 
 
+def test_the_hard_reader_reads_the_whole_faces_still_unsure_its_reading_averaged_with_the_one_so_far(monkeypatch):
+    """Four boxes: two 30 px wide inside the photo, the second on a white patch; one 20 px wide inside; one touching
+    the right edge. The (stand-in) pair reads the white crop 8m 0.95 sure and the others 8m 0.6 sure (3m 0.3), the
+    (stand-in) hard reader every crop 3m 0.9 sure. The unsure whole faces, of any width, are shown to it (under
+    ``HARD_READ_BELOW``, 0.7), and the reading averaged with its weight (0.5) makes them 3m (0.3 x 0.5 + 0.9 x 0.5
+    = 0.6 against 8m's 0.3); the sure one and the one at the edge (the cut reader's: none here) stay 8m."""
+    import vision.tiles as tiles
+
+    boxes = [Detection((100.0, 200.0), (30.0, 42.0), 0.0, 0.9), Detection((140.0, 200.0), (30.0, 42.0), 0.0, 0.9),
+             Detection((220.0, 200.0), (20.0, 34.0), 0.0, 0.9), Detection((385.0, 200.0), (30.0, 42.0), 0.0, 0.9)]
+    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
+    finder.hard_reader = hard_reader = _ReadsEvery3m()
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    photo[165:235, 122:158] = 255
+    found = sorted(finder.find(photo), key=lambda t: t.center[0])
+    assert [t.kind for t in found] == ["3m", "8m", "3m", "8m"] and len(hard_reader.shown) == 2
+    assert tiles.HARD_READER_WEIGHT == 0.5 and found[0].candidates[:2] == (("3m", 0.6), ("8m", 0.3))
+    assert tiles.HARD_READ_BELOW == 0.7
+
+
 def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     """A box read as haku 0.4 x 0.4 sure goes (a blank face is what a box on a tile's side sees); a 3m as
     unsure stays, and so does a haku read 0.4 x 0.6."""
@@ -317,6 +338,7 @@ def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     from vision.reader import Reading
 
     finder = tiles.TileFinder()
+    finder.hard_reader = None  # the stand-in readings alone
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
     monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35: boxes)
     read = {0: ("5z", 0.4), 1: ("3m", 0.4), 2: ("5z", 0.6)}
