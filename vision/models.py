@@ -53,8 +53,8 @@ def shipped_reader():
 
 
 def shipped_specialist(name: str):
-    """A reader of one kind of hard tile (``CUT_READER``, ``SMALL_READER``, ``HARD_READER``) where the models folder has one (else
-    None: the shipped pair reads those tiles as every other)."""
+    """A reader of one kind of hard tile (``CUT_READER``, ``SMALL_READER``, ``HARD_READER``) where the models folder
+    has one (else None: the shipped pair reads those tiles as every other)."""
     from .reader import TileReader
 
     path = model_file(READER).with_name(name)
