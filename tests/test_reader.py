@@ -248,20 +248,28 @@ def test_the_cut_reader_reads_unseen_tiles_at_the_photos_edge_better_than_the_pa
     assert len(files) > 100 and right[1] >= 0.8 * len(files) and right[1] > right[0], (right, len(files))
 
 
-def test_the_hard_reader_reads_unseen_tiles_better_beside_the_other_looks(shared, tmp_path):
-    """Every tile of 40 snapshots of a seed no reader learnt from, cut as the run time cuts a box that fits it,
-    read as the run time reads them with and without the hard reader: 2,520 against 2,510 of 2,627 when this was
-    written (seed 197's 40 snapshots: 2,242 against 2,241 of 2,298; the gain is a few tiles in a thousand)."""
+def _read_with_and_without(shared, tmp_path, seed: int, specialist: str):
+    """Every tile of 40 generated snapshots of ``seed`` cut from its true polygon, read as the run time reads them
+    (``datasets.evaluate.read_true_boxes``) with and without the finder's ``specialist`` reader: (read right with
+    it, read right without it, tiles), each counted by key."""
     from datasets import generate
     from datasets.evaluate import read_true_boxes
     from vision.tiles import TileFinder
 
-    generate.main(["--out", str(tmp_path), "--n", "40", "--seed", "196", "--workers", "1", "--shared",
+    generate.main(["--out", str(tmp_path), "--n", "40", "--seed", str(seed), "--workers", "1", "--shared",
                    str(shared), "--framing", "corner", "--format", "obb", "--classes", "tile"])
     finder = TileFinder()
     with_it, total = read_true_boxes(finder.reader, tmp_path, shared, finder)
-    finder.hard_reader = None
+    setattr(finder, specialist, None)
     without, _ = read_true_boxes(finder.reader, tmp_path, shared, finder)
+    return with_it, without, total
+
+
+def test_the_hard_reader_reads_unseen_tiles_better_beside_the_other_looks(shared, tmp_path):
+    """Every tile of 40 snapshots of a seed no reader learnt from, cut as the run time cuts a box that fits it,
+    read as the run time reads them with and without the hard reader: 2,520 against 2,510 of 2,627 when this was
+    written (seed 197's 40 snapshots: 2,242 against 2,241 of 2,298; the gain is a few tiles in a thousand)."""
+    with_it, without, total = _read_with_and_without(shared, tmp_path, 196, "hard_reader")
     assert with_it["all"] > without["all"] and total["all"] > 1000, (with_it["all"], without["all"], total["all"])
 
 
@@ -270,14 +278,5 @@ def test_the_small_reader_reads_unseen_tiles_better_beside_the_pair(shared, tmp_
     read as the run time reads them with and without the small reader: 2,603 against 2,593 of 2,676 when this
     was written. (On crops cut upright, as its validation crops, it reads no better than the pair: its gain is
     in crops cut as the run time cuts them, any way up.)"""
-    from datasets import generate
-    from datasets.evaluate import read_true_boxes
-    from vision.tiles import TileFinder
-
-    generate.main(["--out", str(tmp_path), "--n", "40", "--seed", "198", "--workers", "1", "--shared",
-                   str(shared), "--framing", "corner", "--format", "obb", "--classes", "tile"])
-    finder = TileFinder()
-    with_it, total = read_true_boxes(finder.reader, tmp_path, shared, finder)
-    finder.small_reader = None
-    without, _ = read_true_boxes(finder.reader, tmp_path, shared, finder)
+    with_it, without, total = _read_with_and_without(shared, tmp_path, 198, "small_reader")
     assert with_it["all"] > without["all"] and total["all"] > 1000, (with_it["all"], without["all"], total["all"])

@@ -233,6 +233,18 @@ class _ReadsEvery3m:
         return [Reading("3m", 0.9, (0,), (("3m", 0.9),)) for _ in crops]
 
 
+def _found_with_stand_in_specialist(monkeypatch, boxes, white, specialist: str):
+    """The tiles found, left to right, by ``_finder_with_stand_in_pair`` with a ``_ReadsEvery3m`` as its
+    ``specialist`` reader (``"cut_reader"``, ...), in a grey photo with a white patch at ``white`` (rows, columns);
+    and the crops that reader was shown."""
+    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
+    reader = _ReadsEvery3m()
+    setattr(finder, specialist, reader)
+    photo = np.full((400, 400, 3), 128, np.uint8)
+    photo[white] = 255
+    return sorted(finder.find(photo), key=lambda t: t.center[0]), reader.shown
+
+
 def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_averaged_with_the_pairs(monkeypatch):
     """Five boxes in a row: the first the 15 px inside the photo of a 30 px tile, the last whole but touching the
     right edge, on a white patch. The (stand-in) pair reads the white crop 8m 0.95 sure and the others 8m 0.6 sure
@@ -244,12 +256,8 @@ def test_the_cut_reader_reads_the_unsure_tiles_at_the_photos_edge_its_reading_av
     boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
         Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)] + [
         Detection((384.0, 200.0), (30.0, 40.0), 0.0, 0.9)]
-    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
-    finder.cut_reader = cut_reader = _ReadsEvery3m()
-    photo = np.full((400, 400, 3), 128, np.uint8)
-    photo[170:230, 366:] = 255
-    found = sorted(finder.find(photo), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "8m"] and len(cut_reader.shown) == 1
+    found, shown = _found_with_stand_in_specialist(monkeypatch, boxes, np.s_[170:230, 366:], "cut_reader")
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m", "8m"] and len(shown) == 1
     assert tiles.CUT_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
     assert tiles.CUT_READ_BELOW == 0.9
 
@@ -265,12 +273,8 @@ def test_the_small_reader_reads_the_unsure_small_whole_faces_its_reading_average
 
     boxes = [Detection((100.0, 200.0), (20.0, 34.0), 0.0, 0.9), Detection((140.0, 200.0), (20.0, 34.0), 0.0, 0.9),
              Detection((220.0, 200.0), (40.0, 60.0), 0.0, 0.9), Detection((390.0, 200.0), (20.0, 34.0), 0.0, 0.9)]
-    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
-    finder.small_reader = small_reader = _ReadsEvery3m()
-    photo = np.full((400, 400, 3), 128, np.uint8)
-    photo[165:235, 126:155] = 255
-    found = sorted(finder.find(photo), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(small_reader.shown) == 1
+    found, shown = _found_with_stand_in_specialist(monkeypatch, boxes, np.s_[165:235, 126:155], "small_reader")
+    assert [t.kind for t in found] == ["3m", "8m", "8m", "8m"] and len(shown) == 1
     assert tiles.SMALL_READER_WEIGHT == 0.7 and found[0].candidates[:2] == (("3m", 0.72), ("8m", 0.18))
     assert tiles.SMALL_READ_BELOW == 0.9 and 20 < tiles.SMALL_PX <= 40
 
@@ -321,12 +325,8 @@ def test_the_hard_reader_reads_the_whole_faces_still_unsure_its_reading_averaged
 
     boxes = [Detection((100.0, 200.0), (30.0, 42.0), 0.0, 0.9), Detection((140.0, 200.0), (30.0, 42.0), 0.0, 0.9),
              Detection((220.0, 200.0), (20.0, 34.0), 0.0, 0.9), Detection((385.0, 200.0), (30.0, 42.0), 0.0, 0.9)]
-    finder = _finder_with_stand_in_pair(monkeypatch, boxes)
-    finder.hard_reader = hard_reader = _ReadsEvery3m()
-    photo = np.full((400, 400, 3), 128, np.uint8)
-    photo[165:235, 122:158] = 255
-    found = sorted(finder.find(photo), key=lambda t: t.center[0])
-    assert [t.kind for t in found] == ["3m", "8m", "3m", "8m"] and len(hard_reader.shown) == 2
+    found, shown = _found_with_stand_in_specialist(monkeypatch, boxes, np.s_[165:235, 122:158], "hard_reader")
+    assert [t.kind for t in found] == ["3m", "8m", "3m", "8m"] and len(shown) == 2
     assert tiles.HARD_READER_WEIGHT == 0.5 and found[0].candidates[:2] == (("3m", 0.6), ("8m", 0.3))
     assert tiles.HARD_READ_BELOW == 0.7
 
