@@ -229,6 +229,51 @@ def test_a_fifth_copy_is_not_taken_from_a_pon_whose_tiles_agree_when_another_cop
     assert table.tiles[10].kind == "2z" and any("pon" in p.message for p in table.problems)
 
 
+def test_a_fifth_copy_is_not_taken_from_a_chi_whose_run_it_makes_when_another_copy_can_go():
+    """Five 5p face up: two in the hand, one in a chi of 3p 4p 5p, two in a pond. The chi's 5p is the copy whose
+    next candidate loses least, but taken as a 5s it would leave no run: its meld-mates agree with it, and a
+    pond's copy is taken otherwise (dev seed 18's scene 384, where the chi was lost)."""
+    tiles = lay_row("1m 2m 3m 5p 5p 7s 8s 9s 6z 6z | 3p> 4p 5p", 0, origin=(150.0, 700.0))
+    tiles[12] = replace(tiles[12], candidates=(("5p", 0.6), ("5s", 0.3)))  # 5s: half as likely
+    tiles += lay_row("5p 5p 1p", 0, origin=(150.0, 500.0))  # a pond row
+    tiles[13] = replace(tiles[13], candidates=(("5p", 0.8), ("6p", 0.16)))  # 6p: a fifth as likely
+    table = read_table(tiles)
+    (chi,) = table.seats["self"].melds
+    assert chi.kind == "chi" and chi.tiles == ["3p", "4p", "5p"] and chi.source == "left"
+    assert table.tiles[13].kind == "6p" and not table.problems
+    # a change that keeps the run is no break: the chi's 5p taken as a 2p still makes one, 2p 3p 4p
+    tiles[12] = replace(tiles[12], candidates=(("5p", 0.6), ("2p", 0.3)))
+    table = read_table(tiles)
+    assert table.tiles[12].kind == "2p" and table.tiles[13].kind == "5p"
+    # with no other copy to take, the chi's 5p goes as before, and the broken chi is said
+    tiles[12] = replace(tiles[12], candidates=(("5p", 0.6), ("5s", 0.3)))
+    tiles[13] = replace(tiles[13], candidates=(("5p", 0.95), ("6p", 0.05)))
+    table = read_table(tiles)
+    assert table.tiles[12].kind == "5s" and any("chi" in p.message for p in table.problems)
+
+
+def test_a_run_laid_apart_with_no_tile_showing_sideways_is_a_chi_from_the_left():
+    """A far meld seen low shows its tiles boxed alike, its called tile not lying across by glyph or shape: a run
+    of three laid apart from the hand and the pon before it is a chi, called from the left (a chi always is), its
+    left tile the called one, with a note; touching the tiles before it, the run stays as it was."""
+    tiles = lay_row("1m 2m 3m 4m 5m 6m 7s | 9m> 9m 9m | 3p 4p 5p", 0, origin=(150.0, 700.0))
+    table = read_table(tiles)
+    pon, chi = table.seats["self"].melds
+    assert (pon.kind, pon.source) == ("pon", "left") and not table.problems
+    assert (chi.kind, chi.tiles, chi.source, chi.called) == ("chi", ["3p", "4p", "5p"], "left", "3p")
+    assert any("chi" in n and "left" in n for n in chi.notes)
+    assert score_table(table)["hand"] is not None
+    # three kinds that are no run: no chi, the problem is said
+    table = read_table(lay_row("1m 2m 3m 4m 5m 6m 7s | 9m> 9m 9m | 3p 4p 6p", 0, origin=(150.0, 700.0)))
+    assert len(table.seats["self"].melds) == 1 and any("not a run" in p.message for p in table.problems)
+    # three alike: a pon, whose source only its sideways tile can say
+    table = read_table(lay_row("1m 2m 3m 4m 5m 6m 7s | 9m> 9m 9m | 3p 3p 3p", 0, origin=(150.0, 700.0)))
+    assert len(table.seats["self"].melds) == 1 and any("sideways" in p.message for p in table.problems)
+    # the run touching the pon (no clear gap): not read as a chi of its own
+    table = read_table(lay_row("1m 2m 3m 4m 5m 6m 7s | 9m> 9m 9m 3p 4p 5p", 0, origin=(150.0, 700.0)))
+    assert all(m.kind != "chi" for m in table.seats["self"].melds)
+
+
 def test_a_fifth_copy_is_not_taken_from_a_sorted_hand_where_its_change_would_put_it_out_of_order():
     """Five 2m face up: four in a sorted hand, one in a pond (a 3m misread). The hand's third 2m is the least sure
     copy, but taken as a 3m it would stand before a 2m: its place agrees with it, and the pond's copy is taken

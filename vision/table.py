@@ -109,14 +109,13 @@ def read_table(tiles: list[Tile]) -> Table:
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
     tiles = _white_backs_face_down(list(tiles))
-    in_sets, sorted_hands = frozenset(), []
+    melds, sorted_hands = [], []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
         first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
-        in_sets = frozenset(i for seat in first.seats.values() for m in seat.melds
-                            if m.kind != "chi" for i in m.tile_indices)  # a pon or kan: its tiles alike
+        melds = [m.tile_indices for seat in first.seats.values() for m in seat.melds]
         hands = [_sortable(seat) for seat in first.seats.values()]
         sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
-    settled, notes = _fifth_copies_read_again(tiles, in_sets, sorted_hands)
+    settled, notes = _fifth_copies_read_again(tiles, melds, sorted_hands)
     table = _read_seats(list(settled), notes)  # on a copy, as above
     retaken = _sorted_hands_read_again(table)
     if not retaken:
@@ -297,6 +296,16 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
     return out
 
 
+def a_set(kinds: list[str]) -> bool:
+    """Whether a meld's kinds as read are a set: alike (a pon or kan; a closed kan's face-down pair aside) or, of
+    three, a run in one suit."""
+    faces = sorted({plain(k) for k in kinds if k != "back"}, key=lambda k: (k[1], k[0]))
+    if len(faces) == 1:
+        return True
+    return (len(kinds) == len(faces) == 3 and len({k[1] for k in faces}) == 1 and faces[0][1] != "z"
+            and [int(k[0]) for k in faces] == list(range(int(faces[0][0]), int(faces[0][0]) + 3)))
+
+
 def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
     """A closed kan of a set with white backs shows its face-down pair as two blank faces, read as haku: four
     upright tiles of a hand line reading [haku, X, X, haku] or [X, haku, haku, X] are such a kan of X, and its
@@ -321,17 +330,20 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
     return turned
 
 
-def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozenset(),
+def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
                              sorted_hands: Sequence[list[int]] = ()) -> tuple[list[Tile], list[str]]:
     """A set holds four of each tile, so a fifth face-up copy is misread: while a kind shows more than four
     times, the copy whose next candidate kind loses least against the kind read (at least a tenth as likely, of a
-    kind still under four) is taken as that kind, and a note says so. A copy in a pon or kan of its kind
-    (``in_sets``) goes last: two other readings agree with it; then a copy whose change would put a sorted hand
-    (``sorted_hands``, tiles left to right) out of order: its place in the hand agrees with it. Copies with no
-    such candidate stay, and ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
+    kind still under four) is taken as that kind, and a note says so. A copy whose change would break the meld it
+    is in (``melds``: each meld's tiles, as first read; a pon or kan of its kind, or a chi the other kind is no
+    run with) goes last: the other readings of its meld agree with it (the chi too since session 49: dev hands
+    end to end 999 -> 1,000 of 1,187); then a copy whose change would put a sorted hand (``sorted_hands``, tiles
+    left to right) out of order: its place in the hand agrees with it. Copies with no such candidate stay, and
+    ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
     counts = _face_up_counts(out)
+    meld_of = {i: meld for meld in melds for i in meld}
     while True:
         best = None
         for i, t in enumerate(out):
@@ -343,7 +355,8 @@ def _fifth_copies_read_again(tiles: list[Tile], in_sets: frozenset[int] = frozen
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
                     keeps_order = all(sorted_hand([alt if j == i else out[j].kind for j in hand])
                                       for hand in sorted_hands if i in hand)
-                    rank = (i not in in_sets, keeps_order, p / p_read)
+                    keeps_meld = i not in meld_of or a_set([alt if j == i else out[j].kind for j in meld_of[i]])
+                    rank = (keeps_meld, keeps_order, p / p_read)
                     if best is None or rank > best[0]:
                         best = (rank, i, alt)
                     break
