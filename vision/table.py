@@ -337,7 +337,7 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
     kind still under four) is taken as that kind, and a note says so. A copy whose change would break the meld it
     is in (``melds``: each meld's tiles, as first read; a pon or kan of its kind, or a chi the other kind is no
     run with) goes last: the other readings of its meld agree with it (the chi too since session 49: dev hands
-    end to end 999 -> 1,000 of 1,187); then a copy whose change would put a sorted hand (``sorted_hands``, tiles
+    end to end 1,000 -> 1,001 of 1,187, none lost); then a copy whose change would put a sorted hand (``sorted_hands``, tiles
     left to right) out of order: its place in the hand agrees with it. Copies with no such candidate stay, and
     ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
