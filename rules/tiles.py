@@ -74,6 +74,12 @@ def is_terminal_or_honor(k: int) -> bool:
     return k in TERMINALS_AND_HONORS
 
 
+def is_run(ks: Iterable[int]) -> bool:
+    """Whether tile kinds (indices, in any order) are a run of three in one suit."""
+    ks = sorted(ks)
+    return len(ks) == 3 and ks[0] < 27 and ks[0] % 9 <= 6 and ks == [ks[0], ks[0] + 1, ks[0] + 2]
+
+
 def dora_from_indicator(k: int) -> int:
     """The dora kind that an indicator of kind k points to (9 -> 1, N -> E, chun -> haku)."""
     if k < 27:
@@ -154,7 +160,7 @@ class Meld:
             raise HandError(f"a {self.kind} has {size} tiles, not {len(self.tiles)}: {self}")
         ks = sorted(kind(t) for t in self.tiles)
         if self.kind == "chi":
-            if not (ks[0] < 27 and ks[0] % 9 <= 6 and ks == [ks[0], ks[0] + 1, ks[0] + 2]):
+            if not is_run(ks):
                 raise HandError(f"chi {format_tiles(self.tiles)} is not a run of three in one suit")
         elif len(set(ks)) != 1:
             raise HandError(f"{self.kind} {format_tiles(self.tiles)} is not {size} of the same tile")

@@ -299,11 +299,10 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
 def a_set(kinds: list[str]) -> bool:
     """Whether a meld's kinds as read are a set: alike (a pon or kan; a closed kan's face-down pair aside) or, of
     three, a run in one suit."""
-    faces = sorted({plain(k) for k in kinds if k != "back"}, key=lambda k: (k[1], k[0]))
-    if len(faces) == 1:
-        return True
-    return (len(kinds) == len(faces) == 3 and len({k[1] for k in faces}) == 1 and faces[0][1] != "z"
-            and [int(k[0]) for k in faces] == list(range(int(faces[0][0]), int(faces[0][0]) + 3)))
+    from rules.tiles import is_run, kind
+
+    faces = [kind(k) for k in kinds if k != "back"]
+    return len(set(faces)) == 1 or (len(kinds) == 3 and is_run(faces))
 
 
 def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
