@@ -753,12 +753,12 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
             start = end - size
             if start < 0:
                 continue
-            gap = _gap_before(tiles, line, positions, start)
-            meld, problem = _read_meld(tiles, line, positions[start:end], apart=gap > CLEAR_GAP)
+            meld, problem = _read_meld(tiles, line, positions[start:end])
             if meld is None and size == 4:
                 meld = _meld_less_a_box_between(tiles, line, positions[start:end])
                 problem = None if meld else problem
             new_problems = problems + ([problem] if problem else [])
+            gap = _gap_before(tiles, line, positions, start)
             search(start, melds + ([meld] if meld else []), new_problems, gap_score + gap,
                    clear_cuts + (start > 0 and gap > CLEAR_GAP))  # not at the line's start: no hand there
 
@@ -852,10 +852,8 @@ def _gap_before(tiles: list[Tile], line: Line, positions: list[int], start: int)
     return gap / min(_short(a), _short(b))
 
 
-def _read_meld(tiles: list[Tile], line: Line, group: list[int],
-               apart: bool = False) -> tuple[MeldReading | None, tuple | None]:
-    """One meld from 3 or 4 places, or the problem that keeps it from being one; ``apart``: the places lie a
-    clear gap from the tiles before them (``_called_place``).
+def _read_meld(tiles: list[Tile], line: Line, group: list[int]) -> tuple[MeldReading | None, tuple | None]:
+    """One meld from 3 or 4 places, or the problem that keeps it from being one.
 
     Tiles read as kinds that make no meld (a pon of 2m 2m 1m, a chi of 3s 4s 2z) are read again together: the
     likeliest legal meld among the reader's candidate kinds of each (``Tile.candidates``) is taken, and a note
@@ -867,7 +865,7 @@ def _read_meld(tiles: list[Tile], line: Line, group: list[int],
     places = list(group) + [stacked[i] for i in group if i in stacked]  # an added kan's stacked tile too
     problem = None
     for kinds, _ in _readings(tiles, places):
-        meld, why = _meld_of(tiles, line, group, stacked, dict(zip(places, kinds)), apart)
+        meld, why = _meld_of(tiles, line, group, stacked, dict(zip(places, kinds)))
         if why is None:
             changed = [(i, k) for i, k in zip(places, kinds) if k != tiles[i].kind]
             if changed and not _shaped_across(tiles, line, group, meld):
@@ -941,9 +939,9 @@ def _readings(tiles: list[Tile], places: list[int]):
 
 
 def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int, int],
-             kind_of: dict[int, str], apart: bool = False) -> tuple[MeldReading | None, tuple | None]:
+             kind_of: dict[int, str]) -> tuple[MeldReading | None, tuple | None]:
     """The meld these places make with these kinds (``kind_of``: tile index -> kind), or why they make none;
-    ``stacked``: an added kan's tile under -> the tile on it; ``apart``: as ``_read_meld``'s."""
+    ``stacked``: an added kan's tile under -> the tile on it."""
     from rules.tiles import HandError, Meld
 
     kinds = [kind_of[i] for i in group]
@@ -967,7 +965,7 @@ def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int,
         if backs:
             return None, ("face-down tiles in an open meld", indices)
         run = len(group) == 3 and len({plain(k) for k in kinds}) == 3
-        place, notes = _called_place(tiles, line, group, side, run, apart)
+        place, notes = _called_place(tiles, line, group, side, run)
         if place is None:
             what = "no sideways tile" if not side else f"{len(side)} sideways tiles"
             return None, (f"a meld needs one sideways (called) tile, these {len(group)} have {what}", indices)
@@ -991,12 +989,12 @@ def _meld_of(tiles: list[Tile], line: Line, group: list[int], stacked: dict[int,
         return None, (str(e), indices)
 
 
-def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[int], run: bool,
-                  apart: bool = False) -> tuple[int | None, list[str]]:
+def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[int],
+                  run: bool) -> tuple[int | None, list[str]]:
     """The place of a meld's called tile, and notes on it: the one place its glyphs show sideways; where they show
     none or two, the one its shape shows (``_called_by_length``); None where neither tells.
 
-    A run of three laid apart from the tiles before it (``apart``: a clear gap) with no tile showing sideways is a
+    A run of three laid apart from the tiles before it (a clear gap, ``CLEAR_GAP``) with no tile showing sideways is a
     chi whose called tile the photo does not show lying across (a far meld seen low, its tiles boxed alike): a chi
     is called from the left, so its source is known, and its called tile is taken to be its left one, with a note
     (session 49: dev hands end to end 999 -> 1,000 of 1,187, none lost; before, a problem and no score).
@@ -1014,7 +1012,7 @@ def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[in
         return longest, []
     if any(tiles[i].fixed for i in group):
         return None, []
-    if run and apart and not side:
+    if run and not side and _laid_apart(tiles, line, group):
         return 0, [NO_SIDEWAYS_CHI]
     if len(side) != 2:
         return None, []
@@ -1026,6 +1024,11 @@ def _called_place(tiles: list[Tile], line: Line, group: list[int], side: list[in
     plainest = max(side, key=lambda k: _sideways_margin(tiles[group[k]], line.right))
     return plainest, ["two tiles of this meld look sideways: the called tile, and so whose discard it was, is "
                       "taken to be the one more plainly sideways"]
+
+
+def _laid_apart(tiles: list[Tile], line: Line, group: list[int]) -> bool:
+    """Whether a meld's places lie a clear gap (``CLEAR_GAP``) from the tiles before them in their line, or begin it."""
+    return _gap_before(tiles, line, line.tiles, line.tiles.index(group[0])) > CLEAR_GAP
 
 
 NO_SIDEWAYS_CHI = ("no tile of this chi shows lying sideways: a chi is called from the left player, so its called "

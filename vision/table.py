@@ -296,7 +296,7 @@ def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
     return out
 
 
-def a_set(kinds: list[str]) -> bool:
+def _a_set(kinds: list[str]) -> bool:
     """Whether a meld's kinds as read are a set: alike (a pon or kan; a closed kan's face-down pair aside) or, of
     three, a run in one suit."""
     from rules.tiles import is_run, kind
@@ -336,9 +336,9 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
     kind still under four) is taken as that kind, and a note says so. A copy whose change would break the meld it
     is in (``melds``: each meld's tiles, as first read; a pon or kan of its kind, or a chi the other kind is no
     run with) goes last: the other readings of its meld agree with it (the chi too since session 49: dev hands
-    end to end 1,000 -> 1,001 of 1,187, none lost); then a copy whose change would put a sorted hand (``sorted_hands``, tiles
-    left to right) out of order: its place in the hand agrees with it. Copies with no such candidate stay, and
-    ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
+    end to end 1,000 -> 1,001 of 1,187, none lost); then a copy whose change would put a sorted hand
+    (``sorted_hands``, tiles left to right) out of order: its place in the hand agrees with it. Copies with no
+    such candidate stay, and ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
     counts = _face_up_counts(out)
@@ -354,7 +354,7 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
                     keeps_order = all(sorted_hand([alt if j == i else out[j].kind for j in hand])
                                       for hand in sorted_hands if i in hand)
-                    keeps_meld = i not in meld_of or a_set([alt if j == i else out[j].kind for j in meld_of[i]])
+                    keeps_meld = i not in meld_of or _a_set([alt if j == i else out[j].kind for j in meld_of[i]])
                     rank = (keeps_meld, keeps_order, p / p_read)
                     if best is None or rank > best[0]:
                         best = (rank, i, alt)
