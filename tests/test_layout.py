@@ -1169,3 +1169,21 @@ def test_lines_ruled_out_by_their_spans_are_never_lines_that_join(spec, angle):
             if in_far_row == {True, False}:
                 assert ruled_out  # a row 10 tiles away from the others
     assert joined >= 1
+
+
+@pytest.mark.parametrize("angle", [0, 23, 180, 251])
+def test_a_melds_one_glyph_read_upside_down_does_not_cut_it_from_its_hand(angle):
+    # a far hand's chi laid apart: its 5s lies sideways and its 4s looks alike both ways up, so only the 3s says
+    # which way the three face, and the reader took it upside down; the hand's own glyphs outvote it
+    spec = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 5s> 3s 4s"
+    tiles = lay_row(spec, angle)
+    t = tiles[11]
+    tiles[11] = Tile(t.kind, tuple(map(tuple, np.roll(t.corners, -2, axis=0))))
+    (chi,) = read_one(tiles).melds
+    assert (chi.kind, chi.source, chi.called) == ("chi", "left", "5s")
+    # two glyphs facing the other way are not outvoted so: another seat's row, which stays a line of its own
+    tiles = lay_row(spec, angle)
+    for k in (11, 12):
+        t = tiles[k]
+        tiles[k] = Tile("3s", tuple(map(tuple, np.roll(t.corners, -2, axis=0))))
+    assert len(lines(tiles)) == 2

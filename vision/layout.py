@@ -583,6 +583,12 @@ BENT = 0.94
 BENT_FROM = 5
 
 
+# A line whose facing rests on this many glyphs at most, beside one that at least OUTVOTED_BY more glyphs face the
+# other way, joins it all the same: a far meld's one glyph that is not alike both ways up, read a half turn out,
+# cut it from its hand (dev seed 95, scene 264: a chi 5s 3s 4s whose 3s was read upside down became the
+# photographer's pond). Dev hands end to end 1,001 -> 1,002 of 1,187 (from 2 glyphs, or outvoted by 1: the same)
+OUTVOTED_FACING = 1
+OUTVOTED_BY = 2
 JOIN_OFFSET = 1.1  # tile widths across the row that the near ends of two joining lines may sit apart
 
 
@@ -627,11 +633,14 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     end, a few tiles apart at most. The ends may sit up to a tile apart across the row, since a standing tile's
     face stands above the table while the melds beside it lie on it."""
     facing = float(a.up @ b.up)
-    # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's).
+    # lines facing apart do not join, unless one has no glyph to say which way it faces (it takes the other's),
+    # or hardly one against many (OUTVOTED_FACING).
     # A lone tile's own facing is not asked: a quarter-turn-alike one (a drawn 1p set apart) does not say which
     # way its row runs, and a standing tile seen low and aslant has a sheared face whose box may lie 45-60
     # degrees off its row (dev scenes of seeds 9, 10, 16, 17 end to end: 553 -> 559 hands of 664, none lost)
-    unknown_facing = facing < -0.8 and not (_faces_known(tiles, a) and _faces_known(tiles, b))
+    fewer, more = sorted(_facing_votes(tiles, line) for line in (a, b))
+    outvoted = fewer <= OUTVOTED_FACING and more >= fewer + OUTVOTED_BY
+    unknown_facing = facing < -0.8 and (fewer == 0 or outvoted)
     lone = [line for line in (a, b) if len(line.tiles) == 1]
     if facing < 0.8 and not unknown_facing and len(lone) != 1:
         return None
@@ -663,9 +672,14 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     return far if gap < max_gap_tiles * width and offset < JOIN_OFFSET * width else None
 
 
+def _facing_votes(tiles: list[Tile], line: Line) -> int:
+    """How many tiles of the line say which way it faces (``_votes``)."""
+    return sum(_votes(tiles[i], line.right) for i in line.tiles)
+
+
 def _faces_known(tiles: list[Tile], line: Line) -> bool:
     """Whether some tile of the line says which way it faces (``_votes``)."""
-    return any(_votes(tiles[i], line.right) for i in line.tiles)
+    return _facing_votes(tiles, line) > 0
 
 
 def _pitch(tiles: list[Tile], parts: list[Line], right: np.ndarray) -> float:
