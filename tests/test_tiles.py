@@ -637,3 +637,35 @@ def test_a_sliver_at_the_photos_edge_whose_box_is_unsure_is_dropped_unread_and_a
     found = finder.find(photo)
     assert tiles.SLIVER_SURE == 0.5 and len(found) == 5 and max(t.center[0] for t in found) == 300.0
     assert len(shown) == 5 and all(min(c.shape[:2]) >= 8 for c in shown)
+
+
+def test_small_far_tiles_are_found_again_on_their_region_enlarged(monkeypatch):
+    """A 1024 px snapshot's far hand, 14 px wide, is boxed poorly at the photo's own size (one box across two
+    tiles, one tile missed): the region around it read enlarged gives its boxes, which take the place of those
+    they cover; the near hand's large boxes stay, and a box found where the region cuts the photo is not taken."""
+    ys, xs = np.mgrid[0:768, 0:1024]
+    photo = np.dstack([xs % 256, xs // 256 + 4 * (ys // 256), ys % 256]).astype(np.uint8)  # each pixel says where
+    near = [Detection((200.0 + 42 * i, 650.0), (40.0, 56.0), 0.0, 0.9) for i in range(5)]
+    far = [Detection((300.0 + 15 * i, 100.0), (14.0, 19.0), 0.0, 0.8) for i in range(8)]
+    seen = far[:3] + [Detection((352.5, 100.0), (28.0, 19.0), 0.0, 0.6)] + far[5:7]  # 3 and 4 as one; 7 missed
+    regions = []
+
+    def detect_at(image, long_side, conf=0.35, iou=0.3):
+        if image.shape == photo.shape:
+            return near + seen
+        b, g, r = (int(v) for v in image[0, 0])
+        x0, y0 = b + 256 * (g % 4), r + 256 * (g // 4)
+        regions.append((x0, y0, image.shape, long_side))
+        cut = Detection((1.0, 60.0), (14.0, 19.0), 0.0, 0.9)  # at the region's left cut, not the photo's edge
+        return [Detection((d.center[0] - x0, d.center[1] - y0), d.size, d.angle, d.confidence) for d in far] + [cut]
+
+    detector = TileDetector(MODELS / "tile_detector.onnx")
+    monkeypatch.setattr(detector, "detect_at", detect_at)
+    boxes = detector.detect(photo)
+    assert len(regions) == 1
+    x0, y0, (h, w, _), long_side = regions[0]
+    assert 0 < x0 < 290 and 0 < y0 < 90 and x0 + w > 410 and y0 + h > 110  # around the far hand...
+    assert w < 1024 and h < 768 and long_side > max(h, w)  # ...not the whole photo, and enlarged
+    small = sorted((b for b in boxes if max(b.size) < 25), key=lambda b: b.center[0])
+    assert [round(b.center[0]) for b in small] == [round(d.center[0]) for d in far]
+    assert sorted(round(b.center[0]) for b in boxes if max(b.size) > 50) == [round(d.center[0]) for d in near]

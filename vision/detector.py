@@ -29,6 +29,18 @@ MAX_SIZE = 1600  # never run the network on more than this long side
 # as leaves the boxes found at most MAX_TILE_PX wide (the widest tiles the network learnt: a close-up of a few
 # tiles stays about as it was)
 FEW_TILES = 6
+# A photo read at its own size whose tiles are still narrower than SMALL_TILE_PX there (a far hand in a 1024 px
+# snapshot, 10-18 px wide; the network learnt tiles from about 19 px) has the region around them, SMALL_REGION_MARGIN
+# of their long sides wider each way, read again enlarged SMALL_PASS_SCALE times; a box under SMALL_TILE_PX found
+# there takes the place of the boxes it overlaps, but not of one on a tile at least SMALL_KEPT_PX wide
+# (``TileDetector._small_tiles_enlarged``). Chosen on dev seeds 18, 95 (snapshots) and 20, 96 (whole tables) end to
+# end, session 50: hands 219, 166, 228, 184 -> 222, 168, 229, 184 of 286, 216, 251, 208; the whole photo enlarged
+# instead, 225, 167, 229, 184 for half as much time again (median ms from image to readout 185 -> 274 region,
+# 433 whole, seed 18). A photo larger than MAX_SIZE / SMALL_PASS_SCALE (a phone's) is read larger anyway
+SMALL_TILE_PX = 18
+SMALL_PASS_SCALE = 1.5
+SMALL_REGION_MARGIN = 3.0
+SMALL_KEPT_PX = 1.5 * SMALL_TILE_PX
 MAX_TILE_PX = 150
 # Two boxes on one tile overlap with an IoU of 0.35-0.5 about twice a photo (one slightly turned, or one taking in
 # the tile's side): at 0.5 both were kept and the extra one broke its row. Tiles side by side overlap far less,
@@ -126,7 +138,39 @@ class TileDetector:
             if any(d.confidence >= conf for d in larger):
                 every = larger
             size = bigger
+        if size >= _round_up(long) and size < MAX_SIZE:  # read at its own size already, and may be enlarged
+            every = self._small_tiles_enlarged(image, every, conf, low, iou)
         return every
+
+    def _small_tiles_enlarged(self, image: np.ndarray, every: list[Detection], conf: float, low: float,
+                              iou: float) -> list[Detection]:
+        """The boxes, those on tiles under SMALL_TILE_PX wide (a far hand in a 1024 px snapshot) found again on
+        the region around them enlarged SMALL_PASS_SCALE times: each box under SMALL_TILE_PX found there takes the
+        place of the boxes it overlaps (centre in the other's box, either way) that are not on larger tiles."""
+        small = [d for d in every if d.confidence >= conf and min(d.size) < SMALL_TILE_PX]
+        if not small:
+            return every
+        h, w = image.shape[:2]
+        corners = np.concatenate([d.corners for d in small])
+        margin = SMALL_REGION_MARGIN * max(max(d.size) for d in small)
+        x0, y0 = np.maximum(corners.min(0) - margin, 0).astype(int)
+        x1, y1 = np.minimum(corners.max(0) + margin, [w, h]).astype(int)
+        region = image[y0:y1, x0:x1]
+        long = max(region.shape[:2])
+        found = self.detect_at(region, min(MAX_SIZE, _round_up(long * SMALL_PASS_SCALE)), low, iou)
+        # a box within a small tile's width of where the region cuts the photo may be a tile cut by it
+        lo = [x0 + SMALL_TILE_PX if x0 > 0 else -np.inf, y0 + SMALL_TILE_PX if y0 > 0 else -np.inf]
+        hi = [x1 - SMALL_TILE_PX if x1 < w else np.inf, y1 - SMALL_TILE_PX if y1 < h else np.inf]
+        taken = []
+        for d in found:
+            centre = (d.center[0] + x0, d.center[1] + y0)
+            if min(d.size) < SMALL_TILE_PX and lo[0] < centre[0] < hi[0] and lo[1] < centre[1] < hi[1]:
+                taken.append(Detection(centre, d.size, d.angle, d.confidence))
+        big = [d for d in every if min(d.size) >= SMALL_KEPT_PX]
+        taken = [t for t in taken if not any(_centre_in(t, b) for b in big)]
+        kept = [d for d in every if min(d.size) >= SMALL_KEPT_PX
+                or not any(_centre_in(d, t) or _centre_in(t, d) for t in taken)]
+        return sorted(kept + taken, key=lambda d: -d.confidence)
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
                   iou: float = NMS_IOU) -> list[Detection]:
@@ -199,6 +243,11 @@ def square_up(detections: list[Detection]) -> list[Detection]:
         turn = (np.degrees(mean) - d.angle + 45) % 90 - 45  # the least turn that agrees
         out[i] = Detection(d.center, d.size, d.angle + turn, d.confidence)
     return out
+
+
+def _centre_in(a: Detection, b: Detection) -> bool:
+    """Whether box a's centre lies in box b."""
+    return cv2.pointPolygonTest(b.corners.astype(np.float32), (float(a.center[0]), float(a.center[1])), False) >= 0
 
 
 def _round_up(n: float) -> int:
