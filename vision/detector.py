@@ -31,12 +31,14 @@ MAX_SIZE = 1600  # never run the network on more than this long side
 FEW_TILES = 6
 # A photo read at its own size whose tiles are still narrower than SMALL_TILE_PX there (a far hand in a 1024 px
 # snapshot, 10-18 px wide; the network learnt tiles from about 19 px) has the region around them, SMALL_REGION_MARGIN
-# of their long sides wider each way, read again enlarged SMALL_PASS_SCALE times; a box under SMALL_TILE_PX found
-# there takes the place of the boxes it overlaps, but not of one on a tile at least SMALL_KEPT_PX wide
+# of their long sides wider each way, read again enlarged SMALL_PASS_SCALE times; the boxes under SMALL_TILE_PX
+# found there and those of the first pass under SMALL_KEPT_PX are suppressed together, the surest first
 # (``TileDetector._small_tiles_enlarged``). Chosen on dev seeds 18, 95 (snapshots) and 20, 96 (whole tables) end to
-# end, session 50: hands 219, 166, 228, 184 -> 222, 168, 229, 184 of 286, 216, 251, 208; the whole photo enlarged
-# instead, 225, 167, 229, 184 for half as much time again (median ms from image to readout 185 -> 274 region,
-# 433 whole, seed 18). A photo larger than MAX_SIZE / SMALL_PASS_SCALE (a phone's) is read larger anyway
+# end, session 50: hands 219, 166, 228, 184 -> 225, 169, 229, 184 of 286, 216, 251, 208 (a region's boxes taking the
+# place of those they cover instead: 222, 168, 229, 184; the whole photo enlarged: 225, 167, 229, 184, for about
+# half as much time again); seed 18's tiles found by the run time's boxes 24,485 -> 24,584 of 25,148, from 20 px
+# wide 19,478 -> 19,499 of 19,860 (mAP50 the same, 0.9791). A photo larger than the detector's largest pass (a
+# phone's) is never read at its own size, so never so
 SMALL_TILE_PX = 18
 SMALL_PASS_SCALE = 1.5
 SMALL_REGION_MARGIN = 3.0
@@ -145,8 +147,10 @@ class TileDetector:
     def _small_tiles_enlarged(self, image: np.ndarray, every: list[Detection], conf: float, low: float,
                               iou: float) -> list[Detection]:
         """The boxes, those on tiles under SMALL_TILE_PX wide (a far hand in a 1024 px snapshot) found again on
-        the region around them enlarged SMALL_PASS_SCALE times: each box under SMALL_TILE_PX found there takes the
-        place of the boxes it overlaps (centre in the other's box, either way) that are not on larger tiles."""
+        the region around them enlarged SMALL_PASS_SCALE times: the boxes under SMALL_TILE_PX found there (but
+        not on a larger tile, nor where the region cuts the photo) and the first pass's small ones go through one
+        suppression, the surest first, so that the boxes above any floor do not depend on it (``detect``'s
+        ``floor``)."""
         small = [d for d in every if d.confidence >= conf and min(d.size) < SMALL_TILE_PX]
         if not small:
             return every
@@ -155,6 +159,8 @@ class TileDetector:
         margin = SMALL_REGION_MARGIN * max(max(d.size) for d in small)
         x0, y0 = np.maximum(corners.min(0) - margin, 0).astype(int)
         x1, y1 = np.minimum(corners.max(0) + margin, [w, h]).astype(int)
+        if x1 - x0 < SMALL_TILE_PX or y1 - y0 < SMALL_TILE_PX:  # boxes in the padding beyond the photo
+            return every
         region = image[y0:y1, x0:x1]
         long = max(region.shape[:2])
         found = self.detect_at(region, min(MAX_SIZE, _round_up(long * SMALL_PASS_SCALE)), low, iou)
@@ -168,9 +174,10 @@ class TileDetector:
                 taken.append(Detection(centre, d.size, d.angle, d.confidence))
         big = [d for d in every if min(d.size) >= SMALL_KEPT_PX]
         taken = [t for t in taken if not any(_centre_in(t, b) for b in big)]
-        kept = [d for d in every if min(d.size) >= SMALL_KEPT_PX
-                or not any(_centre_in(d, t) or _centre_in(t, d) for t in taken)]
-        return sorted(kept + taken, key=lambda d: -d.confidence)
+        pool = [d for d in every if min(d.size) < SMALL_KEPT_PX] + taken
+        rects = [(d.center, d.size, d.angle) for d in pool]
+        idx = np.asarray(cv2.dnn.NMSBoxesRotated(rects, [d.confidence for d in pool], 0.0, iou), dtype=int).ravel()
+        return sorted(big + [pool[i] for i in idx], key=lambda d: -d.confidence)
 
     def detect_at(self, image: np.ndarray, long_side: int, conf: float = 0.35,
                   iou: float = NMS_IOU) -> list[Detection]:
