@@ -173,7 +173,8 @@ class TileDetector:
             if min(d.size) < SMALL_TILE_PX and lo[0] < centre[0] < hi[0] and lo[1] < centre[1] < hi[1]:
                 taken.append(Detection(centre, d.size, d.angle, d.confidence))
         big = [d for d in every if min(d.size) >= SMALL_KEPT_PX]
-        taken = [t for t in taken if not any(_centre_in(t, b) for b in big)]
+        big_boxes = [b.corners.astype(np.float32) for b in big]
+        taken = [t for t in taken if not any(_centre_in(t, box) for box in big_boxes)]
         pool = [d for d in every if min(d.size) < SMALL_KEPT_PX] + taken
         rects = [(d.center, d.size, d.angle) for d in pool]
         idx = np.asarray(cv2.dnn.NMSBoxesRotated(rects, [d.confidence for d in pool], 0.0, iou), dtype=int).ravel()
@@ -252,9 +253,9 @@ def square_up(detections: list[Detection]) -> list[Detection]:
     return out
 
 
-def _centre_in(a: Detection, b: Detection) -> bool:
-    """Whether box a's centre lies in box b."""
-    return cv2.pointPolygonTest(b.corners.astype(np.float32), (float(a.center[0]), float(a.center[1])), False) >= 0
+def _centre_in(a: Detection, box: np.ndarray) -> bool:
+    """Whether box a's centre lies in a box given by its corners (float32)."""
+    return cv2.pointPolygonTest(box, (float(a.center[0]), float(a.center[1])), False) >= 0
 
 
 def _round_up(n: float) -> int:

@@ -638,9 +638,7 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
     # A lone tile's own facing is not asked: a quarter-turn-alike one (a drawn 1p set apart) does not say which
     # way its row runs, and a standing tile seen low and aslant has a sheared face whose box may lie 45-60
     # degrees off its row (dev scenes of seeds 9, 10, 16, 17 end to end: 553 -> 559 hands of 664, none lost)
-    fewer, more = sorted(_facing_votes(tiles, line) for line in (a, b))
-    outvoted = fewer <= OUTVOTED_FACING and more >= fewer + OUTVOTED_BY
-    unknown_facing = facing < -0.8 and (fewer == 0 or outvoted)
+    unknown_facing = facing < -0.8 and _one_facing_unknown(tiles, a, b)
     lone = [line for line in (a, b) if len(line.tiles) == 1]
     if facing < 0.8 and not unknown_facing and len(lone) != 1:
         return None
@@ -670,6 +668,13 @@ def _join_gap(tiles: list[Tile], a: Line, b: Line, max_gap_tiles: float) -> floa
             and far >= SIDEWAYS_BEFORE):
         return None
     return far if gap < max_gap_tiles * width and offset < JOIN_OFFSET * width else None
+
+
+def _one_facing_unknown(tiles: list[Tile], a: Line, b: Line) -> bool:
+    """Whether of two lines one has no glyph to say which way it faces, or hardly one against the other's many
+    (``OUTVOTED_FACING``, ``OUTVOTED_BY``): it may take the other's facing."""
+    fewer, more = sorted(_facing_votes(tiles, line) for line in (a, b))
+    return fewer == 0 or (fewer <= OUTVOTED_FACING and more >= fewer + OUTVOTED_BY)
 
 
 def _facing_votes(tiles: list[Tile], line: Line) -> int:
