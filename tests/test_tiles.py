@@ -130,6 +130,11 @@ def test_a_box_along_its_row_or_too_square_to_hold_a_sheared_face_stays_a_rectan
     # 45 degrees off a near-square box: a face spanning its width along the row leaves its sides too short
     assert np.array_equal(face_corners(square, 45.0), upright_corners(square))
     assert np.array_equal(face_corners(square, -45.0), upright_corners(square))
+    # a face sheared so far (top and sides 41 degrees apart) that the detector's box fell short of it (dev seed 95,
+    # scene 219): a parallelogram spanning the box's width along the row leaves sides under half the box's length,
+    # and overlapped the face less than the box itself did
+    short = Detection((300.0, 200.0), (87.0, 41.0), 41.0, 0.9)
+    assert np.array_equal(face_corners(short, 2.0), upright_corners(short))
 
 
 @pytest.mark.parametrize("name, kind", [("chun_1", "7z"), ("p_4_0", "4p"), ("m_3_0", "3m")])
