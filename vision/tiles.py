@@ -46,7 +46,8 @@ EDGE_PATCH_PX = 48
 # near end of a low snapshot's row) was cut as a parallelogram of short sides that overlapped it less than the box
 # (IoU 0.64 -> 0.44); on dev seeds 18, 19, 20, 95, 96 (`bench_tables.py --pixels`, the tiles saved and matched to
 # their labels) tiles matched and read right +68, +22, +11, +44, +9, boxes on no tile -63, -17, -7, -45, -3, hands
-# the same 1,012 of 1,187 (225, 205 -> 204, 229, 169 -> 170, 184); 0.7 lost hands (seeds 18, 19, 20: 222, 199, 229).
+# the same 1,012 of 1,187 (225, 205 -> 204, 229, 169 -> 170, 184); 0.4 gave 1,011 (225, 204, 229, 169, 184), 0.7
+# lost hands (seeds 18, 19, 20: 222, 199, 229).
 SHEAR_FROM = 10
 SHEAR_SIDE = 0.5
 ROW_REACH = 1.6  # a row's neighbours: centres within this many of the tile's long side...
