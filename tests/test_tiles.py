@@ -646,8 +646,9 @@ def test_a_sliver_at_the_photos_edge_whose_box_is_unsure_is_dropped_unread_and_a
 
 def test_small_far_tiles_are_found_again_on_their_region_enlarged(monkeypatch):
     """A 1024 px snapshot's far hand, 14 px wide, is boxed poorly at the photo's own size (one box across two
-    tiles, one tile missed): the region around it read enlarged gives its boxes, which take the place of those
-    they cover; the near hand's large boxes stay, and a box found where the region cuts the photo is not taken."""
+    tiles, one tile missed): the region around it read enlarged gives its boxes, suppressed together with the
+    first pass's small ones, the surest first; the near hand's large boxes stay, and a box found where the region
+    cuts the photo is not taken."""
     ys, xs = np.mgrid[0:768, 0:1024]
     photo = np.dstack([xs % 256, xs // 256 + 4 * (ys // 256), ys % 256]).astype(np.uint8)  # each pixel says where
     near = [Detection((200.0 + 42 * i, 650.0), (40.0, 56.0), 0.0, 0.9) for i in range(5)]
