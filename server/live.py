@@ -12,7 +12,9 @@ thread that keeps the newest frame; ``/api/live?source=camera`` then streams its
 a small JPEG so the page can draw it.
 
 Each connection has its own ``TileTracker``: a tile must be seen in a few frames before it shows, and a hand
-passing over the tiles does not make them flicker away (``vision.tracker``).
+passing over the tiles does not make them flicker away (``vision.tracker``). So the detector's second look at a
+far hand's small tiles (``vision.detector.TileDetector``, a third of a frame's time where it runs) is taken on every
+``SMALL_PASS_EVERY``-th frame only: the tracker keeps what it found between those frames.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 MAX_FRAME_BYTES = 8 * 1024 * 1024  # a 4K JPEG frame is ~2 MiB
+SMALL_PASS_EVERY = 2
 
 
 class LiveReader:
@@ -35,6 +38,7 @@ class LiveReader:
 
         self.finder = finder
         self.tracker = TileTracker()
+        self.frames = 0
         self.to_context = to_context
         self.set_options(options)
 
@@ -58,7 +62,10 @@ class LiveReader:
         h, w = image.shape[:2]
         if self.mirrored:
             image = cv2.flip(image, 1)
-        stable = self.tracker.update(self.finder.find(image, profile=self.profile), time.monotonic())
+        small_pass = self.frames % SMALL_PASS_EVERY == 0
+        self.frames += 1
+        tiles = self.finder.find(image, profile=self.profile, small_pass=small_pass)
+        stable = self.tracker.update(tiles, time.monotonic())
         return table_json(read_table(stable), self.ctx, self.seat, w, h, self.mirrored)
 
 

@@ -55,3 +55,23 @@ def test_a_refused_profile_keeps_the_stream_answering(client):
         assert "no profile named" in ws.receive_json()["error"]
         ws.send_bytes(_jpeg())
         assert ws.receive_json()["frame"] == 1
+
+
+def test_the_second_look_at_small_tiles_is_taken_on_every_other_frame():
+    """The detector's second look at a far hand's small tiles costs a third of a frame where it runs; live mode
+    takes it on alternate frames, the tracker keeping what it found in between."""
+    from server.live import LiveReader
+
+    class Finder:
+        def __init__(self):
+            self.looks = []
+
+        def find(self, image, profile=None, small_pass=True):
+            self.looks.append(small_pass)
+            return []
+
+    finder = Finder()
+    reader = LiveReader(finder, {}, lambda context, ruleset: None)
+    for _ in range(5):
+        reader.read(np.full((240, 320, 3), 90, np.uint8))
+    assert finder.looks == [True, False, True, False, True]

@@ -675,3 +675,7 @@ def test_small_far_tiles_are_found_again_on_their_region_enlarged(monkeypatch):
     small = sorted((b for b in boxes if max(b.size) < 25), key=lambda b: b.center[0])
     assert [round(b.center[0]) for b in small] == [round(d.center[0]) for d in far]
     assert sorted(round(b.center[0]) for b in boxes if max(b.size) > 50) == [round(d.center[0]) for d in near]
+    regions.clear()
+    skipped = detector.detect(photo, small_pass=False)  # as live mode does on every other frame
+    assert regions == []
+    assert sorted(round(b.center[0]) for b in skipped) == sorted(round(d.center[0]) for d in near + seen)

@@ -105,17 +105,18 @@ class TileDetector:
         self.input_name = self.session.get_inputs()[0].name
 
     def detect(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU,
-               floor: float | None = None) -> list[Detection]:
+               floor: float | None = None, small_pass: bool = True) -> list[Detection]:
         """Tiles in a BGR image, most confident first, at the scale that suits their size (judged on the boxes
         at least ``conf`` sure); less sure boxes among sure ones kept (``keep_beside``); near-square boxes turned
         to their neighbours' angle (``square_up``). With ``floor``, every box at least that sure at the scale
         chosen instead, as a precision-recall curve needs (``datasets.evaluate.detection_ap``); the surer boxes
-        are found the same, since suppression keeps the surest first."""
-        every = self.candidates(image, conf, iou, floor)
+        are found the same, since suppression keeps the surest first. ``small_pass=False`` skips the second look
+        at small tiles (``_small_tiles_enlarged``), as live mode does on every other frame."""
+        every = self.candidates(image, conf, iou, floor, small_pass)
         return square_up(every) if floor is not None else run_time_boxes(every, conf)
 
     def candidates(self, image: np.ndarray, conf: float = 0.35, iou: float = NMS_IOU,
-                   floor: float | None = None) -> list[Detection]:
+                   floor: float | None = None, small_pass: bool = True) -> list[Detection]:
         """``detect``'s boxes before it keeps and squares them: every box at least ``floor`` sure (without it,
         ``conf * BESIDE_SHARE``) at the scale chosen. One pass then gives both a curve's boxes and the run time's
         (``run_time_boxes``), since suppression keeps the surest first."""
@@ -140,7 +141,7 @@ class TileDetector:
             if any(d.confidence >= conf for d in larger):
                 every = larger
             size = bigger
-        if size >= _round_up(long) and size < MAX_SIZE:  # read at its own size already, and may be enlarged
+        if small_pass and _round_up(long) <= size < MAX_SIZE:  # read at its own size already, and may be enlarged
             every = self._small_tiles_enlarged(image, every, conf, low, iou)
         return every
 

@@ -228,10 +228,11 @@ class TileFinder:
         self.refiner = shipped_refiner()
         self._profiles: dict = {}
 
-    def find(self, source, conf: float = 0.35, profile: str | None = None) -> list[Tile]:
-        """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``)."""
+    def find(self, source, conf: float = 0.35, profile: str | None = None, small_pass: bool = True) -> list[Tile]:
+        """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``);
+        ``small_pass``: whether the detector looks again at small tiles (``TileDetector.detect``)."""
         image = load_image(source)
-        detections = self.detector.detect(image, conf=conf)
+        detections = self.detector.detect(image, conf=conf, small_pass=small_pass)
         corners, rows = faces(detections, self.smallest_boxes)
         # slivers at the photo's edge are dropped whatever they read (the reading only lowers a box's confidence)
         kept = np.flatnonzero(~slivers(corners, [d.confidence for d in detections], image.shape))
