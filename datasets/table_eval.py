@@ -217,5 +217,5 @@ class _Found:
     def __init__(self, found: list):
         self.found = found
 
-    def detect(self, image, conf: float = 0.0) -> list:
+    def detect(self, image, conf: float = 0.0, small_pass: bool = True) -> list:
         return list(self.found)
