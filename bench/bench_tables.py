@@ -36,7 +36,8 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} = {100 * a / b:.1f} %" if b else "0/0"
 
 
-def report(name: str, t: dict) -> None:
+def report(name: str, t: dict, read: bool = True) -> None:
+    """``read``: the tiles were found and read (not the true ones), so how sure they were read means something."""
     print(f"  {name}: {t['scenes']} scenes, hands exactly right {pct(t.get('hands_right', 0), t.get('hands', 0))}; "
           f"melds {pct(t.get('melds_right', 0), t.get('melds', 0))}; "
           f"sources {pct(t.get('sources_right', 0), t.get('open_melds', 0))}" +
@@ -48,6 +49,11 @@ def report(name: str, t: dict) -> None:
         print(f"    the hands' tiles: found {pct(t['hand_tiles_found'], t['hand_tiles'])}, read right "
               f"{pct(t['hand_tiles_read'], t['hand_tiles_found'])} of those; hands with every tile found and read "
               f"{pct(t['hands_all_read'], t['hands'])}")
+    if read and t.get("hands"):
+        sure, right = t.get("hands_sure", 0), t.get("hands_sure_right", 0)
+        print(f"    hands read surely (a readout with no tile to check, vision.table.tiles_to_check): "
+              f"{pct(sure, t['hands'])}, right {pct(right, sure)}; the others right "
+              f"{pct(t.get('hands_right', 0) - right, t['hands'] - sure)}")
     if t.get("reread"):
         print("    tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of "
               f"order): {t['reread']}, right after {t['reread_right']}, before {t['reread_was_right']}")
@@ -127,7 +133,7 @@ def main() -> None:
     args = ap.parse_args()
     for data in args.data:
         print(data)
-        report("from the true tiles", evaluate_tables(data, limit=args.limit))
+        report("from the true tiles", evaluate_tables(data, limit=args.limit), read=False)
         if args.found:
             saved = SavedFinder(args.found / f"{data.name}.json")
             report(f"end to end from the tiles found before ({args.found})",

@@ -71,7 +71,8 @@ def true_hands(table: dict) -> dict[int, dict]:
 
 def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
     """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann), and
-    ``offered``: the concealed tiles as each reading the readout offers would make them (``readings_that_complete``)."""
+    ``offered``: the concealed tiles as each reading the readout offers would make them (``readings_that_complete``),
+    and ``sure``: whether its readout has no tile to check (``tiles_to_check``)."""
     out = []
     for seat in table.seats.values():
         if not seat.concealed and not seat.melds:
@@ -81,8 +82,10 @@ def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
         kinds = {i: table.tiles[i].kind for i in seat.concealed}
         # the whole readout, not ``readings_that_complete`` alone: a hand the readout refuses (a fifth copy counting
         # the discards) is offered nothing, and the bench counts what the user is offered
-        offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in score_seat(table, seat=seat.name).suggestions]
+        scored = score_seat(table, seat=seat.name)
+        offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in scored.suggestions]
         out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, offered=offered,
+                        sure=scored.readout is not None and not scored.check,  # the page calls it read surely
                         tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
     return out
 
@@ -134,6 +137,8 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
                 left.remove(m if m in same else same[0])
         exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
         totals["hands_right"] += exact
+        totals["hands_sure"] += p["sure"]
+        totals["hands_sure_right"] += p["sure"] and exact
         if p["offered"]:  # a 14-tile hand read not complete: does taking an offered reading make it right?
             totals["hands_offered"] += 1
             totals["hands_offered_truth"] += p["melds"] == t["melds"] and t["concealed"] in p["offered"]

@@ -118,6 +118,7 @@ def test_table_takes_the_readers_candidates_and_keeps_a_kind_set_by_hand(client)
     out = client.post("/api/table", json={"tiles": tiles}).json()
     assert out["tiles"][12]["kind"] == "4m" and out["tiles"][12]["candidates"] == [["1m", 0.6], ["4m", 0.3]]
     assert out["readout"] is not None and not out["problems"]
+    assert out["check"]["tiles"] == [12]  # taken as another kind than read: one to check
     tiles[12]["candidates"] = []
     out = client.post("/api/table", json={"tiles": tiles}).json()
     assert out["tiles"][12]["kind"] == "1m" and out["readout"] is None

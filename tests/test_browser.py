@@ -20,10 +20,12 @@ from selenium.webdriver.common.by import By
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
 
 
-def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None) -> dict:
+def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None,
+               confidences=None) -> dict:
     """A table laid out by hand (test_layout.lay_row), as /api/table answers it, shown over a plain image;
     ``mirrored``: as /api/recognize answers for a mirrored photo (polygons flipped onto the photo as given);
-    ``candidates``: tile index -> the reader's likeliest kinds [(kind, p), ...], as a photo's tiles have them."""
+    ``candidates``: tile index -> the reader's likeliest kinds [(kind, p), ...], as a photo's tiles have them;
+    ``confidences``: tile index -> how sure the tile was found and read."""
     from dataclasses import replace
 
     from test_layout import lay_row
@@ -32,6 +34,8 @@ def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrore
     tiles = lay_row(spec, 0, origin=origin)
     for i, likely in (candidates or {}).items():
         tiles[i] = replace(tiles[i], kind=likely[0][0], candidates=tuple(likely))  # read as the first
+    for i, sure in (confidences or {}).items():
+        tiles[i] = replace(tiles[i], confidence=sure)
     table = json.loads(json.dumps(score_table(read_table(tiles))))
     if mirrored:
         for tile in table["tiles"]:
@@ -147,6 +151,25 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     page.find_element(By.ID, "undo").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
+
+
+def test_the_readout_says_whether_the_hand_was_read_surely_and_shows_the_tiles_to_check(page):
+    load_table(page, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z", size=(700, 220), origin=(20.0, 130.0))
+    wait_for(page, lambda d: verdict(d).get("kind") == "win")
+    check = page.find_element(By.CSS_SELECTOR, "#readout .check")
+    assert "sure" in check.get_attribute("class").split() and "at least 50 % sure" in check.text
+    load_table(page, "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z", size=(700, 220), origin=(20.0, 130.0),
+               confidences={3: 0.42, 9: 0.3})
+    wait_for(page, lambda d: "unsure" in d.find_element(By.CSS_SELECTOR, "#readout .check").get_attribute("class"))
+    check = page.find_element(By.CSS_SELECTOR, "#readout .check")
+    assert check.text.startswith("2 of this hand's tiles were read less surely")
+    assert sorted(m.get_attribute("data-index") for m in page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.low")) == ["3", "9"]
+    check.find_element(By.CSS_SELECTOR, "button").click()
+    wait_for(page, lambda d: sorted(m.get_attribute("data-index") for m in d.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl")) == ["3", "9"])
+    screenshot(page, "check")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="3"] polygon').click()  # set by hand: checked
+    page.find_element(By.ID, "picker").find_element(By.CSS_SELECTOR, 'button[data-code="4p"]').click()
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .check").text.startswith("1 of this hand's tiles"))
 
 
 def test_the_picker_offers_the_readers_other_likely_kinds_first(page):

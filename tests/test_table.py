@@ -193,6 +193,35 @@ def test_a_fourteen_tile_hand_that_is_not_complete_is_offered_the_unsure_reading
     assert score_table(read_table(waiting))["suggestions"] == []
 
 
+def test_the_readout_names_the_hand_s_tiles_to_check_before_it_is_trusted():
+    """A winning hand read surely has none to check. Its tiles read under CHECK_BELOW sure, one taken as another
+    kind than read, and one a problem names are to check; a pond tile read unsurely is not the hand's, and a tile
+    a person set is never one."""
+    from vision.table import CHECK_BELOW, Problem
+
+    hand = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z", 0, origin=(150.0, 700.0))
+    hand = [replace(t, confidence=0.9, candidates=((t.kind, 0.95),)) for t in hand]
+    pond = lay_row("9m 9m 8p 8p 2s 2s", 0, origin=(300.0, 500.0))
+    pond[0] = replace(pond[0], confidence=0.2)
+    out = score_table(read_table(hand + pond))
+    assert out["readout"]["win"] is not None and out["check"] == {"below": CHECK_BELOW, "tiles": []}
+    assert "every tile of the hand read at least 50% sure" in format_table(out)
+    unsure = list(hand)
+    unsure[3] = replace(hand[3], confidence=CHECK_BELOW - 0.01)
+    unsure[7] = replace(hand[7], kind="7s", candidates=(("1s", 0.5), ("7s", 0.45)))  # the table's word over the reader's
+    unsure[0] = replace(hand[0], confidence=0.3, kind="1m", fixed=True)
+    out = score_table(read_table(unsure + pond))
+    assert out["readout"] is not None and out["check"]["tiles"] == [3, 7]
+    assert "check: 2 of the hand's tiles read less surely: 4p at (" in format_table(out)
+    set_by_hand = list(unsure)
+    set_by_hand[3] = replace(unsure[3], confidence=1.0, candidates=())  # the page's correction
+    assert score_table(read_table(set_by_hand + pond))["check"]["tiles"] == [7]
+    named = read_table(hand + pond)  # a problem that names a hand tile and a pond tile but leaves a readout
+    named.problems.append(Problem("a sideways or face-down tile among the concealed tiles", [5, 14]))
+    out = score_table(named)
+    assert out["readout"] is not None and out["check"]["tiles"] == [5]
+
+
 def test_a_fifth_copy_is_the_least_sure_one_read_as_its_next_likeliest_kind():
     """Five 1m face up: the copy whose next candidate loses least against 1m is taken as it (a note says so), so
     the hand scores; a candidate of a kind already shown four times is passed over for the next one."""

@@ -127,12 +127,23 @@ def format_table(table: dict) -> str:
     out += [f"  problem: {p['message']}" for p in table["problems"]]
     out += [f"  note: {n}" for n in table.get("notes", [])]
     for x in table.get("suggestions", []):
-        cx, cy = (sum(c) / len(c) for c in zip(*table["tiles"][x["tile"]]["polygon"]))
-        out.append(f"  maybe: the {x['read']} at ({cx:.0f}, {cy:.0f}) is a {x['kind']} "
+        out.append(f"  maybe: the {x['read']} at {_at(table, x['tile'])} is a {x['kind']} "
                    f"(the reader gives it {x['probability']:.0%}): then the hand is complete")
     if table.get("readout"):
+        check = table.get("check", {"tiles": []})
+        if check["tiles"]:
+            where = ", ".join(f"{kinds[i]} at {_at(table, i)}" for i in check["tiles"])
+            out.append(f"  check: {len(check['tiles'])} of the hand's tiles read less surely: {where}")
+        else:
+            out.append(f"  every tile of the hand read at least {check['below']:.0%} sure")
         out.append("  " + format_readout(table["readout"]).replace("\n", "\n  "))
     return "\n".join(out)
+
+
+def _at(table: dict, i: int) -> str:
+    """Where tile ``i`` is in the photo, as its centre's pixels."""
+    cx, cy = (sum(c) / len(c) for c in zip(*table["tiles"][i]["polygon"]))
+    return f"({cx:.0f}, {cy:.0f})"
 
 
 def annotate(image, tiles):
@@ -140,11 +151,13 @@ def annotate(image, tiles):
     import cv2
     import numpy as np
 
+    from .table import CHECK_BELOW
+
     out = image.copy()
     thick = max(1, round(max(image.shape[:2]) / 800))
     for t in tiles:
         c = np.round(t.corners).astype(np.int32)
-        colour = (0, 160, 255) if t.kind == "back" else (0, 200, 0) if t.confidence >= 0.6 else (0, 0, 255)
+        colour = (0, 160, 255) if t.kind == "back" else (0, 200, 0) if t.confidence >= CHECK_BELOW else (0, 0, 255)
         cv2.polylines(out, [c], True, colour, thick, cv2.LINE_AA)
         cv2.line(out, tuple(c[0]), tuple(c[1]), colour, 3 * thick, cv2.LINE_AA)
         x, y = np.round(t.center).astype(int)

@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const LOW_CONFIDENCE = 0.6;
+const LOW_CONFIDENCE = 0.5; // as vision.table.CHECK_BELOW; a table's own check.below is used where it gives one
 const ROLES = ["concealed", "meld", "pond", "dora", "wall", "stray"];
 const FACE_ROWS = ["123456789", "123456789", "123456789", "1234567"].map((d, i) =>
   [...d].map((n) => n + "mpsz"[i]).concat(i < 3 ? ["0" + "mps"[i]] : []));
@@ -340,7 +340,7 @@ function labelSize(polygon, width) {
 // One tile outlined in its role's colour with its kind; ``view``: {width (of the frame), highlight (a Set of
 // indices), interactive (tabbable, for the photo's corrections)}.
 function tileMark(tile, index, view) {
-  const low = tile.confidence < LOW_CONFIDENCE;
+  const low = tile.confidence < view.below;
   // taken as another kind than the reader's first (a meld that could not be, a fifth copy, a white back)
   const read = tile.candidates && tile.candidates.length ? tile.candidates[0][0] : tile.kind;
   const classes = ["tile-mark", "role-" + (tile.role || "stray")];
@@ -382,7 +382,7 @@ function meldMark(meld, tiles, view) {
 function renderOverlay(svg, table, width, height, highlight = new Set(), interactive = false) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  const view = { width, highlight, interactive };
+  const view = { width, highlight, interactive, below: checkBelow(table) };
   const tiles = table.tiles;
   const marks = tiles.map((tile, i) => tileMark(tile, i, view));
   const melds = (table.seats || []).flatMap((s) => s.melds).filter((m) => m.tile_indices.every((i) => tiles[i])).map((m) => meldMark(m, tiles, view));
@@ -393,9 +393,14 @@ function drawOverlay() {
   renderOverlay($("overlay"), state.table, state.photo.width, state.photo.height, state.highlight, true);
 }
 
+// Below this sure a tile is marked unsure: the server's threshold for the tiles a readout asks to check
+function checkBelow(table) {
+  return table && table.check ? table.check.below : LOW_CONFIDENCE;
+}
+
 function drawLegend() {
   const items = ROLES.map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
-  items.push(`<span class="key low"><i></i>${t("low_conf")} (&lt; ${LOW_CONFIDENCE * 100}%)</span>`);
+  items.push(`<span class="key low"><i></i>${t("low_conf")} (&lt; ${Math.round(checkBelow(state.table) * 100)}%)</span>`);
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
 }
 
@@ -463,7 +468,34 @@ function drawReadout() {
   if (!table) { el.hidden = true; return; }
   renderReadout(el, table.readout, { notes: table.notes || [], hand: table.hand, problems: (table.problems || []).length > 0,
     noReadout: state.mode === "live" ? "no_readout_live" : "no_readout" });
-  if (state.mode === "photo") drawSuggestions(el, table.suggestions || []);
+  if (state.mode === "photo") {
+    if (table.readout) drawCheck(el, table);
+    drawSuggestions(el, table.suggestions || []);
+  }
+}
+
+// Whether the readout can be trusted as it stands: the hand's tiles read less surely, taken as another kind than
+// read or named by a problem (``vision.table.tiles_to_check``), with a button that lights them up on the photo.
+// Photos only: a live tile's confidence is its track's share of the votes (``vision.tracker``), not measured so.
+function drawCheck(el, table) {
+  const tiles = table.check ? table.check.tiles : [];
+  const p = document.createElement("p");
+  p.className = "check " + (tiles.length ? "unsure" : "sure");
+  p.textContent = tiles.length ? t("check_tiles", tiles.length) : t("read_surely", Math.round(checkBelow(table) * 100) + " %");
+  if (tiles.length) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = t("show_them");
+    button.addEventListener("click", () => {
+      state.problem = null;
+      state.highlight = new Set(tiles);
+      drawOverlay();
+      drawProblems();
+      $("stage").scrollIntoView({ block: "nearest", behavior: "smooth" });
+    });
+    p.append(" ", button);
+  }
+  el.prepend(p);
 }
 
 // A 14-tile hand that is not complete, and an unsure tile whose other likely reading completes it: offered as a
