@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, TypeAdapter
@@ -72,15 +74,17 @@ class ContextIn(BaseModel):
 
 TILE_KIND = r"[0-9][mps]|[1-7]z|back"  # a tile in rules notation, or face down
 TileKind = Annotated[str, Field(pattern=rf"^({TILE_KIND})$", examples=["5m"])]
+Pixel = Annotated[float, Field(allow_inf_nan=False)]  # a NaN corner would pass through grouping as garbage
+Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class TileIn(BaseModel):
     kind: TileKind
-    polygon: list[tuple[float, float]] = Field(min_length=4, max_length=4,
+    polygon: list[tuple[Pixel, Pixel]] = Field(min_length=4, max_length=4,
                                                description="corners TL, TR, BR, BL as the glyph reads, in pixels")
-    confidence: float = 1.0
+    confidence: Probability = 1.0
     fixed: bool = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
-    candidates: list[tuple[TileKind, Annotated[float, Field(ge=0, le=1)]]] = Field(
+    candidates: list[tuple[TileKind, Probability]] = Field(
         default_factory=list, max_length=5,
         description="the reader's likeliest kinds, best first, as /api/recognize gave them: where the rules rule "
                     "out a tile's kind (a meld that is no meld, a fifth copy) another of them is taken. Send none "
@@ -169,6 +173,12 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     @app.exception_handler(ValueError)
     async def value_error(_: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse(status_code=422, content={"error": str(exc)})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer less each error's input, which cannot always be written back (a NaN sent as a corner)
+        errors = [{k: v for k, v in e.items() if k != "input"} for e in exc.errors()]
+        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
 
     @app.post("/api/score")
     def score(req: ScoreRequest) -> dict:

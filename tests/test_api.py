@@ -145,6 +145,20 @@ def test_table_refuses_malformed_tiles(client, tile):
     assert r.status_code == 422
 
 
+@pytest.mark.parametrize("tile, where, words", [
+    ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, NaN], [0, 1]]}', ["polygon", 2, 1], "finite number"),
+    ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1e999], [0, 1]]}', ["polygon", 2, 1], "finite number"),
+    ('{"kind": "5m", "confidence": NaN, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "finite number"),
+    ('{"kind": "5m", "confidence": 1.5, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "less than or equal to 1")])
+def test_table_refuses_corners_and_confidences_that_are_no_numbers_saying_where(client, tile, where, words):
+    """JSON as Python writes it may carry NaN and Infinity: refused with the field named, not read as garbage (nor
+    a validation answer that cannot itself be written as JSON)."""
+    r = client.post("/api/table", content='{"tiles": [' + tile + "]}", headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    (error,) = r.json()["detail"]
+    assert error["loc"] == ["body", "tiles", 0, *where] and words in error["msg"]
+
+
 
 def test_recognize_without_a_file_is_a_4xx(client):
     assert client.post("/api/recognize").status_code == 422
