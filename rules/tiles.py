@@ -157,7 +157,8 @@ class Meld:
             raise HandError(f"unknown meld kind {self.kind!r}: one of {', '.join(MELD_KINDS)}")
         size = 3 if self.kind in ("chi", "pon") else 4
         if len(self.tiles) != size:
-            raise HandError(f"a {self.kind} has {size} tiles, not {len(self.tiles)}: {self}")
+            raise HandError(f"{self.kind} {format_tiles(self.tiles)} has {len(self.tiles)} tiles: "
+                            f"{'an' if self.kind[0] in 'aeiou' else 'a'} {self.kind} has {size}")
         ks = sorted(kind(t) for t in self.tiles)
         if self.kind == "chi":
             if not is_run(ks):
