@@ -82,8 +82,8 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     whole = int(max(h, w) / long_side)
     if whole >= 2:  # shrink by a whole factor first: OpenCV's area resize is fast only at one (1280x720 to 416
         # px: 2.9 -> 1.5 ms; a 4032 x 3024 phone photo to 1600 px: 25 -> 14 ms). The right and bottom edges lose
-        # under ``whole`` pixels, the scale stays exact
-        h, w = h // whole, w // whole
+        # under ``whole`` pixels, the scale stays exact (a strip thinner than ``whole`` keeps one row or column)
+        h, w = max(1, h // whole), max(1, w // whole)
         image = cv2.resize(image[:h * whole, :w * whole], (w, h), interpolation=cv2.INTER_AREA)
     scale = long_side / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
