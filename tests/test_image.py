@@ -65,6 +65,9 @@ def test_truncated_jpeg_is_refused():
 def test_missing_file_and_bad_arrays(tmp_path):
     with pytest.raises(ImageError, match="no such image file"):
         load_image(tmp_path / "nope.jpg")
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    with pytest.raises(ImageError, match="empty.jpg is empty: the file holds no image data"):
+        load_image(tmp_path / "empty.jpg")
     with pytest.raises(ImageError, match="H x W x 3"):
         load_image(np.zeros((4, 4, 2), np.uint8))
     with pytest.raises(ImageError, match="uint8"):
