@@ -137,6 +137,11 @@ def test_a_box_along_its_row_or_too_square_to_hold_a_sheared_face_stays_a_rectan
     assert np.array_equal(face_corners(short, 2.0), upright_corners(short))
 
 
+def _detector_giving(boxes):
+    """A stand-in for ``TileDetector.detect`` that finds these boxes in any photo."""
+    return lambda image, conf=0.35, small_pass=True: list(boxes)
+
+
 @pytest.mark.parametrize("name, kind", [("chun_1", "7z"), ("p_4_0", "4p"), ("m_3_0", "3m")])
 def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(shared, name, kind, monkeypatch):
     """The detector's box for a sheared face can be 40 degrees off the face; cut along it, these real tiles read
@@ -155,11 +160,11 @@ def test_a_tile_whose_box_is_turned_off_its_face_is_cut_again_along_its_edges(sh
 
     finder = tiles.TileFinder(reader=model_file(READER))  # v6 alone: the second reader reads even this cut right
     box = Detection((200.0, 200.0), (float(w), float(h)), 25.0 + 40.0, 0.9)
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: [box])
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving([box]))
     monkeypatch.setattr(tiles, "RECUT_BELOW", 0.0)  # never cut again: the box as the detector gave it
     assert finder.find(photo)[0].kind != kind  # (chun read as 7m or 1z, 4p as 2p, 3m as 1m)
     monkeypatch.undo()
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: [box])
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving([box]))
     tile = finder.find(photo)[0]
     top = np.array(tile.polygon[1]) - np.array(tile.polygon[0])
     assert tile.kind == kind
@@ -175,7 +180,7 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     finder = tiles.TileFinder()
     finder.hard_reader = None  # the stand-in readings alone
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: boxes)
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes))
     sure = {0: 0.2, 1: 0.5, 2: 0.3}
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("3m", sure[k], (0,), (("3m", sure[k]),)) for k in range(len(crops))])
@@ -195,7 +200,7 @@ def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_k
     finder.cut_reader = None  # the stretched reading alone (the cut reader: the test below)
     boxes = [Detection((7.5, 200.0), (15.0, 40.0), 0.0, 0.9)] + [
         Detection((60.0 + 30 * i, 200.0), (30.0, 40.0), 0.0, 0.9) for i in range(3)]
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: boxes)
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes))
 
     def read(crops, profile=None, light=None):  # by the crop's shape: narrow as the cut part, or a whole tile's
         return [Reading("8m", 0.4, (0,), (("8m", 0.4),)) if c.shape[1] < 0.55 * c.shape[0]
@@ -218,7 +223,7 @@ def _finder_with_stand_in_pair(monkeypatch, boxes):
 
     finder = TileFinder()
     finder.cut_reader = finder.small_reader = finder.hard_reader = finder.refiner = None
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: boxes)
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes))
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading("8m", 0.95, (0,), (("8m", 0.95),)) if c.mean() > 200 else
         Reading("8m", 0.6, (0,), (("8m", 0.6), ("3m", 0.3))) for c in crops])
@@ -345,7 +350,7 @@ def test_a_blank_face_must_be_read_surer_than_another_to_stay(monkeypatch):
     finder = tiles.TileFinder()
     finder.hard_reader = None  # the stand-in readings alone
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.4) for i in range(3)]
-    monkeypatch.setattr(finder.detector, "detect", lambda image, conf=0.35, small_pass=True: boxes)
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes))
     read = {0: ("5z", 0.4), 1: ("3m", 0.4), 2: ("5z", 0.6)}
     monkeypatch.setattr(finder.reader, "read", lambda crops, profile=None, light=None: [
         Reading(read[k][0], read[k][1], (0,), (read[k],)) for k in range(len(crops))])

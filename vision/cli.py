@@ -130,7 +130,7 @@ def format_table(table: dict) -> str:
         out.append(f"  maybe: the {x['read']} at {_at(table, x['tile'])} is a {x['kind']} "
                    f"(the reader gives it {x['probability']:.0%}): then the hand is complete")
     if table.get("readout"):
-        check = table.get("check", {"tiles": []})
+        check = table["check"]  # score_table gives every readout one
         if check["tiles"]:
             where = ", ".join(f"{kinds[i]} at {_at(table, i)}" for i in check["tiles"])
             out.append(f"  check: {len(check['tiles'])} of the hand's tiles read less surely: {where}")

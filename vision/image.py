@@ -91,10 +91,11 @@ def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     path = Path(source)
     if not path.is_file():
         raise ImageError(f"no such image file: {path}")
-    if path.stat().st_size == 0:
+    size = path.stat().st_size
+    if size == 0:
         raise ImageError(f"{path} is empty: the file holds no image data")
-    if path.stat().st_size > MAX_BYTES:
-        raise ImageError(f"{path} is {path.stat().st_size / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
+    if size > MAX_BYTES:
+        raise ImageError(f"{path} is {size / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
     try:
         return decode_image(path.read_bytes())
     except ImageError as e:

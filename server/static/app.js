@@ -478,7 +478,8 @@ function drawReadout() {
 // read or named by a problem (``vision.table.tiles_to_check``), with a button that lights them up on the photo.
 // Photos only: a live tile's confidence is its track's share of the votes (``vision.tracker``), not measured so.
 function drawCheck(el, table) {
-  const tiles = table.check ? table.check.tiles : [];
+  if (!table.check) return; // nothing said is not "read surely"
+  const tiles = table.check.tiles;
   const p = document.createElement("p");
   p.className = "check " + (tiles.length ? "unsure" : "sure");
   p.textContent = tiles.length ? t("check_tiles", tiles.length) : t("read_surely", Math.round(checkBelow(table) * 100) + " %");
