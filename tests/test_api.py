@@ -68,7 +68,7 @@ def _bomb_png(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize("data, status, words", [
-    (b"", 422, "empty upload"),
+    (b"", 422, "the file is empty"),
     (b"%PDF-1.7 not a photo", 422, "PDF"),
     (b"just some text", 422, "not an image"),
     (b"\xff\xd8\xff\xe0" + b"\x00" * 100, 422, "truncated"),

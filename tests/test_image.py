@@ -46,7 +46,7 @@ def test_exif_rotation_is_honoured():
 
 
 @pytest.mark.parametrize("data, words", [
-    (b"", "empty upload"),
+    (b"", "the file is empty"),
     (b"hello, this is text", "not an image"),
     (b"%PDF-1.7 ...", "PDF document"),
     (png_header_only(20000, 20000), "20000x20000 pixels"),
@@ -66,7 +66,7 @@ def test_missing_file_and_bad_arrays(tmp_path):
     with pytest.raises(ImageError, match="no such image file"):
         load_image(tmp_path / "nope.jpg")
     (tmp_path / "empty.jpg").write_bytes(b"")
-    with pytest.raises(ImageError, match="empty.jpg is empty: the file holds no image data"):
+    with pytest.raises(ImageError, match="empty.jpg: the file is empty: it holds no image data"):
         load_image(tmp_path / "empty.jpg")
     with pytest.raises(ImageError, match="H x W x 3"):
         load_image(np.zeros((4, 4, 2), np.uint8))
