@@ -7,7 +7,8 @@ reading is scored against that grid: detections are split into four rows at the 
 between tile centres, each row is ordered left to right and aligned with its true row (edit distance), giving
 tiles read correctly, misread, missed and extra. Time: the median of ``--repeats`` calls per photo after each photo
 is fitted into 1280 x 720 (the issue's reference size), one warm-up call first; both run on onnxruntime with this
-machine's cores, one model after the other (the peer's session threads spin on after a run, ours stop at its end).
+machine's cores, taking turns photo by photo (``time_all``; the peer's session threads spin on after a run, ours
+stop at its end).
 
     pip install -e '.[bench]'
     python bench/bench_detector.py [--shared ../shared] [--no-peer] [--annotate DIR] [--repeats 5]
@@ -34,6 +35,7 @@ from vision.tiles import TileFinder  # noqa: E402
 
 GRID = [["0m", "0p", "0s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
         [f"{n}p" for n in range(1, 10)], [f"{n}s" for n in range(1, 10)], [f"{n}m" for n in range(1, 10)]]
+SWITCH_PAUSE_S = 0.2  # seconds between two models' turns (``time_all``)
 PEER_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
 
@@ -127,10 +129,10 @@ class Peer:
         return out
 
 
-def run(model, photos: list[Path], annotate: Path | None, repeats: int) -> tuple[dict, list[float], list[str]]:
+def read_all(model, photos: list[Path], annotate: Path | None) -> tuple[dict, list[str]]:
+    """The model's tiles scored against the grid, photo by photo, at each photo's own size."""
     totals = dict(correct=0, misread=0, missed=0, extra=0, plain=0)
     per_photo = []
-    times = []
     for p in photos:
         image = cv2.imread(str(p))
         rows = rows_of(model(image))
@@ -144,13 +146,26 @@ def run(model, photos: list[Path], annotate: Path | None, repeats: int) -> tuple
         for k, v in s.items():
             totals[k] += v
         totals["plain"] += score(rows, red_as_plain=True)["correct"]
-        small = fit_1280x720(image)
-        model(small)  # warm-up at this size
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            model(small)
-            times.append(1000 * (time.perf_counter() - t0))
-    return totals, times, per_photo
+    return totals, per_photo
+
+
+def time_all(models: list, photos: list[Path], repeats: int) -> list[list[float]]:
+    """Each model's ms per call on each photo fitted into 1280 x 720: the models take turns photo by photo, the
+    first of them a different one each photo, so that a shared machine's drifting load weighs on them alike (with
+    one model's whole run after the other's, session 53's machine gave the peer 53 ms in one run and 64 in the
+    next, ours 62 and 56). Each turn starts with a pause (``SWITCH_PAUSE_S``: no session's threads still spinning from the last turn) and a warm-up call."""
+    times: list[list[float]] = [[] for _ in models]
+    for k, p in enumerate(photos):
+        small = fit_1280x720(cv2.imread(str(p)))
+        for m in range(len(models)):
+            m = (m + k) % len(models)
+            time.sleep(SWITCH_PAUSE_S)
+            models[m](small)  # warm-up at this size
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                models[m](small)
+                times[m].append(1000 * (time.perf_counter() - t0))
+    return times
 
 
 def main() -> None:
@@ -180,11 +195,12 @@ def main() -> None:
     print("| model | read correctly | the same, a red five read as its plain five counted correct | misread | "
           "missed | extra | median ms per photo at 1280x720 |")
     print("|---|---|---|---|---|---|---|")
-    for model in models:
-        totals, times, per_photo = run(model, photos, args.annotate, args.repeats)
+    times = time_all(models, photos, args.repeats)
+    for model, model_times in zip(models, times):
+        totals, per_photo = read_all(model, photos, args.annotate)
         print(f"| {model.name} | {totals['correct']}/{n} = {totals['correct'] / n:.1%} | "
               f"{totals['plain']}/{n} | {totals['misread']} | "
-              f"{totals['missed']} | {totals['extra']} | {statistics.median(times):.0f} |")
+              f"{totals['missed']} | {totals['extra']} | {statistics.median(model_times):.0f} |")
         print("|  per photo: " + ", ".join(per_photo) + " ||||||")
 
 
