@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASSES
-from vision.reader import TileReader
+from vision.reader import TileReader, preprocess_batch
 
 MODEL = Path(__file__).resolve().parents[1] / "models/tile_reader.onnx"
 
@@ -21,6 +21,17 @@ def test_reader_reads_unseen_generated_crops(shared, tmp_path):
     correct = sum(r.kind == p.parent.name for r, p in zip(readings, files))
     assert correct / len(files) >= 0.95, f"{correct}/{len(files)}"
     assert all(r.kind in CLASSES and 0 < r.confidence <= 1 for r in readings)
+
+
+def test_a_batch_of_crops_of_any_size_is_each_resized_to_the_input_in_zero_to_one():
+    rng = np.random.default_rng(3)
+    crops = [rng.integers(0, 256, (h, w, 3), np.uint8) for h, w in ((96, 70), (20, 14), (64, 48), (120, 30))]
+    crops.append(crops[0][::-1, ::-1])  # a view turned a half turn, as the reader's second look passes it
+    batch = preprocess_batch(crops, (64, 48))
+    assert batch.shape == (5, 3, 64, 48) and batch.dtype == np.float32
+    for crop, planes in zip(crops, batch):  # each crop's colour planes in their order, B G R
+        resized = cv2.resize(np.ascontiguousarray(crop), (48, 64), interpolation=cv2.INTER_AREA)
+        np.testing.assert_array_equal(planes, resized.transpose(2, 0, 1) / np.float32(255))
 
 
 def test_reader_answers_nothing_for_no_crops():

@@ -59,6 +59,7 @@ BESIDE_REACH = 1.6
 BESIDE_RATIO = 1.6
 BESIDE_SURE = 4
 STRIDE = 32
+LINEAR_FROM = 0.9  # ``letterbox``: the scale from which it resizes linearly
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,11 @@ def letterbox(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
         image = cv2.resize(image[:h * whole, :w * whole], (w, h), interpolation=cv2.INTER_AREA)
     scale = long_side / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    # what is left to shrink after the whole factor is less than 2 times. Under LINEAR_FROM, an area resize
+    # (the linear one read the single-tile photos' clutter as 9 more false tiles); from it, where an output pixel
+    # spans at most 1.1 input pixels and both give about the same pixels, a linear one, 6 times as fast (1280 x
+    # 720 at 416 px: 426 x 240 to 416 x 234, 1.3 -> 0.2 ms); enlarging, linear too
+    interp = cv2.INTER_AREA if scale < LINEAR_FROM else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
     scale /= max(whole, 1)
     ph, pw = -(-nh // STRIDE) * STRIDE, -(-nw // STRIDE) * STRIDE

@@ -53,8 +53,20 @@ FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first read
 
 def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
     """BGR crop of any size -> float32 (3, H, W) in [0, 1]; the network standardises contrast itself."""
-    img = cv2.resize(crop, (size[1], size[0]), interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(img.transpose(2, 0, 1), dtype=np.float32) / 255.0
+    return preprocess_batch([crop], size)[0]
+
+
+def preprocess_batch(crops: Sequence[np.ndarray], size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
+    """BGR crops of any size -> float32 (n, 3, H, W) in [0, 1], as ``preprocess`` each: resized into one array and
+    turned to float a colour plane at a time (a photo's 40-50 crops: about a third of a millisecond less than one
+    by one)."""
+    resized = np.empty((len(crops), size[0], size[1], 3), np.uint8)
+    for k, crop in enumerate(crops):
+        cv2.resize(crop, (size[1], size[0]), dst=resized[k], interpolation=cv2.INTER_AREA)
+    batch = np.empty((len(crops), 3, size[0], size[1]), np.float32)
+    for k in range(3):
+        np.divide(resized[..., k], np.float32(255), out=batch[:, k], casting="unsafe")
+    return batch
 
 
 def colourless(crop: np.ndarray, tint: float = 0.0) -> bool:
@@ -142,8 +154,7 @@ class TileReader:
         return hashlib.sha256(self.path.read_bytes()).hexdigest()
 
     def _run(self, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
-        batch = np.stack([preprocess(c, self.size) for c in crops])
-        return dict(zip(self.outputs, self.session.run(None, {"crops": batch})))
+        return dict(zip(self.outputs, self.session.run(None, {"crops": preprocess_batch(crops, self.size)})))
 
     def features_and_face_down(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The pooled features the heads read, (n, d), and the probability that each crop is face down, (n,):
