@@ -32,6 +32,10 @@ def test_a_batch_of_crops_of_any_size_is_each_resized_to_the_input_in_zero_to_on
     for crop, planes in zip(crops, batch):  # each crop's colour planes in their order, B G R
         resized = cv2.resize(np.ascontiguousarray(crop), (48, 64), interpolation=cv2.INTER_AREA)
         np.testing.assert_array_equal(planes, resized.transpose(2, 0, 1) / np.float32(255))
+    # crops in floats, 0-255 (a network input turned back into pixels), beside whole ones, are not rounded
+    floats = [crops[2] + 0.4, crops[2]]
+    np.testing.assert_allclose(preprocess_batch(floats, (64, 48)), [(crops[2].transpose(2, 0, 1) + 0.4) / 255,
+                                                                    crops[2].transpose(2, 0, 1) / 255], atol=1e-6)
 
 
 def test_reader_answers_nothing_for_no_crops():
