@@ -9,7 +9,7 @@ from .cases import check_case, read_cases
 from .context import Context, Discard
 from .readout import analyse
 from .ruleset import PRESETS, preset
-from .tiles import SOURCES, TILE_NAMES, WINDS, HandError, parse_hand, parse_tiles
+from .tiles import SOURCES, TILE_NAMES, WINDS, HandError, parse_hand, parse_tile, parse_tiles
 
 
 def add_hand_parser(sub: argparse._SubParsersAction) -> None:
@@ -61,7 +61,7 @@ def run_hand(args: argparse.Namespace) -> int:
             discards=tuple(Discard(t) for t in parse_tiles(args.discards)), visible=tuple(parse_tiles(args.seen)),
             ruleset=preset(args.ruleset),
         )
-        readout = analyse(hand, ctx, args.win and parse_tiles(args.win)[0])
+        readout = analyse(hand, ctx, None if args.win is None else parse_tile(args.win))
     except (HandError, ValueError) as e:
         print(f"riichi-lens: {e}", file=sys.stderr)
         return 2

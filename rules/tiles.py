@@ -121,6 +121,14 @@ def parse_tiles(text: str) -> list[str]:
     return tiles
 
 
+def parse_tile(text: str, what: str = "the winning tile") -> str:
+    """One tile in notation (``'5m'``, ``' 0p '``), or a HandError that names ``what`` was expected."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise HandError(f"{what} must be one tile, like 5m: {text!r} is {len(tiles)}")
+    return tiles[0]
+
+
 def sort_key(tile: str) -> tuple[int, int]:
     return kind(tile), 0 if tile in RED_FIVES else 1
 

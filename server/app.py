@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
 from rules.ruleset import PRESETS, preset
-from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tiles
+from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
 
 STATIC = Path(__file__).parent / "static"
 Source = Literal["left", "across", "right"]
@@ -185,7 +185,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         """Hand + context -> readout: shanten, waits with unseen counts, furiten, and the score when complete."""
         hand = to_hand(req)
         ctx = to_context(req.context, req.ruleset)
-        win_tile = parse_tiles(req.win_tile)[0] if req.win_tile else None
+        win_tile = parse_tile(req.win_tile) if req.win_tile and req.win_tile.strip() else None  # blank: none given
         return analyse(hand, ctx, win_tile).to_dict()
 
     @app.exception_handler(UploadTooLarge)

@@ -18,6 +18,11 @@ def test_score_a_complete_hand(client):
     assert (win["han"], win["fu"], win["points"], win["limit"]) == (4, 40, 12000, "mangan")
 
 
+def test_a_blank_winning_tile_is_none_given(client):
+    r = client.post("/api/score", json={"hand": "123m456p789s11z555z", "win_tile": " ", "context": {"tsumo": True}})
+    assert r.status_code == 200 and r.json()["win"]["han"] >= 1
+
+
 def test_score_structured_hand_with_meld(client):
     body = {"concealed": ["2m", "3m", "4m", "6s", "6s", "7s", "8s", "9s", "2z", "2z"],
             "melds": [{"kind": "chi", "tiles": ["3p", "4p", "5p"], "called": "3p", "source": "left"}]}
@@ -32,6 +37,7 @@ def test_score_structured_hand_with_meld(client):
     ({"concealed": ["1m"] * 3, "melds": [{"kind": "chi", "tiles": ["1m", "2m", "3m"], "called": "1m", "source": "across"}]}, "only from the left"),
     ({"hand": "123m456p789s11z555z", "ruleset": "nope"}, "unknown ruleset"),
     ({}, "send the hand"),
+    ({"hand": "123m456p789s11z555z", "win_tile": "1z5z"}, "the winning tile must be one tile, like 5m: '1z5z' is 2"),
 ])
 def test_bad_hands_get_422_with_a_message(client, body, words):
     r = client.post("/api/score", json=body)

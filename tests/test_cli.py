@@ -22,6 +22,9 @@ def test_hand_readout_json(capsys):
 def test_bad_hand_is_a_clear_error_not_a_traceback(capsys):
     assert main(["hand", "11111m234p567s11z"]) == 2
     assert "5 copies of 1m" in capsys.readouterr().err
+    for win in (" ", "", "5z1z"):
+        assert main(["hand", "123m456p789s11z555z", "--win", win]) == 2
+        assert "the winning tile must be one tile, like 5m" in capsys.readouterr().err
 
 
 def test_check_cases_counts_and_fails(tmp_path, capsys):
