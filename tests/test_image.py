@@ -60,6 +60,20 @@ def test_truncated_jpeg_is_refused():
     data = jpeg_bytes(400, 300)
     with pytest.raises(ImageError, match="truncated"):
         load_image(data[: len(data) // 2])
+    # ...even where a thumbnail before the image (an EXIF one, in its own segment) ends as a whole JPEG does
+    thumbnail = jpeg_bytes(16, 8)
+    segment = b"Exif\x00\x00" + thumbnail
+    with_thumbnail = data[:2] + b"\xff\xe1" + struct.pack(">H", len(segment) + 2) + segment + data[2:]
+    assert load_image(with_thumbnail).shape == (300, 400, 3)
+    with pytest.raises(ImageError, match="truncated"):
+        load_image(with_thumbnail[: len(with_thumbnail) // 2])
+
+
+def test_a_jpeg_with_more_after_its_image_is_read():
+    # phones add data after the image's end: a motion photo's video, a maker's trailer, a stray newline
+    data = jpeg_bytes(400, 300)
+    for trailer in (b"\n", b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 40):
+        assert load_image(data + trailer).shape == (300, 400, 3)
 
 
 def test_missing_file_and_bad_arrays(tmp_path):

@@ -48,7 +48,7 @@ def decode_image(data: bytes) -> np.ndarray:
     if len(data) > MAX_BYTES:
         raise ImageError(f"image file is {len(data) / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
     fmt = image_format(data)
-    if fmt == "JPEG" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+    if fmt == "JPEG" and not _jpeg_complete(data):
         raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
     if fmt == "PNG" and b"IEND" not in data[-16:]:
         raise ImageError("the PNG is truncated (its end is missing): send the whole file")
@@ -70,16 +70,38 @@ def _header_size(data: bytes, fmt: str) -> tuple[int, int] | None:
     if fmt == "PNG" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if fmt == "JPEG":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                return None
-            marker = data[i + 1]
-            length = int.from_bytes(data[i + 2:i + 4], "big")
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+        for marker, i in _jpeg_markers(data):
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and i + 9 <= len(data):
                 return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-            i += 2 + length
     return None
+
+
+def _jpeg_markers(data: bytes):
+    """(marker, offset) of each segment of a JPEG's header, from after its start up to its first scan's (SOS),
+    after which the compressed image data runs; it stops early at bytes that are not a marker (a damaged or cut
+    header)."""
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        yield marker, i
+        if marker == 0xDA:
+            return
+        i += 2 if 0xD0 <= marker <= 0xD7 or marker == 0x01 else 2 + int.from_bytes(data[i + 2:i + 4], "big")
+
+
+def _jpeg_complete(data: bytes) -> bool:
+    """Whether a JPEG's image data ends: an end-of-image marker somewhere after its first scan begins. Not the
+    file's last bytes: a phone may add more after the image (a motion photo's video, a maker's trailer), which
+    decodes fine; not any end marker either: an EXIF thumbnail, before the scan, has its own. Inside the scan's
+    compressed data a 0xFF byte is always followed by 0x00 or a restart marker, so the first end marker there is
+    the image's."""
+    scan = next((i for marker, i in _jpeg_markers(data) if marker == 0xDA), None)
+    return scan is not None and data.find(b"\xff\xd9", scan) != -1
 
 
 def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
