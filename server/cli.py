@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_calibrate_parser(sub)
     serve = sub.add_parser("serve", help="start the web app on this machine (http://127.0.0.1:8000)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--lan", action="store_true",
                        help="let phones on the local network in: listen on 0.0.0.0 and require an access code, "
                             "printed with a URL and a QR code")
@@ -29,6 +29,17 @@ def build_parser() -> argparse.ArgumentParser:
                             "referee camera; the page's live view can show it")
     serve.set_defaults(run=run_serve)
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port to listen on, 1-65535 (0, any free port, would leave the printed address unknown)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: give one from 1 to 65535, like 8000")
+    return port
 
 
 def _access_code(text: str) -> str:

@@ -1,6 +1,8 @@
 """The riichi-lens command: hand readouts and the case runner."""
 import json
 
+import pytest
+
 from server.cli import main
 
 
@@ -42,3 +44,12 @@ def test_check_cases_counts_and_fails(tmp_path, capsys):
 def test_check_cases_on_the_shared_records(shared, capsys):
     assert main(["check-cases", str(shared / "data/rules/tenhou-cases.jsonl")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "6878 passed, 0 failed"
+
+
+@pytest.mark.parametrize("port, words", [("99999", "99999 is not a port: give one from 1 to 65535"),
+                                         ("-5", "-5 is not a port"), ("0", "0 is not a port"),
+                                         ("http", "'http' is not a port number")])
+def test_serve_refuses_a_port_that_cannot_be_listened_on(port, words, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", port])
+    assert stop.value.code == 2 and words in capsys.readouterr().err

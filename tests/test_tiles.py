@@ -507,6 +507,32 @@ def test_read_cli_prints_one_json_line_per_photo_and_refuses_a_non_image(scene, 
     assert (tmp_path / f"{photos[0].stem}.annotated.jpg").is_file()
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--conf", "-1"], "-1 is not a confidence: give one above 0 and at most 1"),
+    (["--conf", "nan"], "nan is not a confidence"),
+    (["--conf", "2"], "2 is not a confidence"),
+    (["--conf", "x"], "'x' is not a number"),
+])
+def test_read_cli_refuses_a_threshold_that_is_not_a_confidence(args, words, tmp_path, capsys):
+    from server.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["read", str(tmp_path / "photo.jpg"), *args])
+    assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_read_cli_says_a_folder_is_not_a_photo_and_an_annotate_folder_that_is_a_file_before_reading(
+        scene, tmp_path, capsys):
+    from server.cli import main
+
+    assert main(["read", str(tmp_path)]) == 1
+    assert f"{tmp_path} is a folder, not an image file" in capsys.readouterr().err
+    photo = sorted(scene.glob("images/*/*.jpg"))[0]
+    (tmp_path / "taken").write_text("a file where the folder would go")
+    assert main(["read", str(photo), "--annotate", str(tmp_path / "taken")]) == 2
+    assert "--annotate " + str(tmp_path / "taken") + ": not a folder that can be written" in capsys.readouterr().err
+
+
 def test_finder_refuses_what_is_not_an_image():
     from vision.tiles import TileFinder
 

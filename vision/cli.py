@@ -17,7 +17,7 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
                                                        '"polygon", "lie"}, ...]}')
     p.add_argument("--annotate", type=Path, metavar="DIR",
                    help="also write a copy of each photo with the tiles drawn, as DIR/NAME.annotated.jpg")
-    p.add_argument("--conf", type=float, default=0.35,
+    p.add_argument("--conf", type=_confidence, default=0.35,
                    help="detection threshold (default 0.35); a box 0.6 times as sure is kept among sure tiles "
                         "of its size")
     p.add_argument("--score", action="store_true",
@@ -28,6 +28,18 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mirrored", action="store_true", help="the photo is mirrored (a selfie camera): flip it back")
     p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
     p.set_defaults(run=run_read)
+
+
+def _confidence(text: str) -> float:
+    """A detection threshold: a number above 0 and at most 1 (0 or less would keep every box the network
+    proposes, above 1 none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a confidence: give one above 0 and at most 1, like 0.35")
+    return value
 
 
 def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
@@ -68,6 +80,13 @@ def run_read(args: argparse.Namespace) -> int:
     from .pipeline import read_photo
     from .tiles import TileFinder, tiles_json
 
+    if args.annotate:  # before any photo is read: a bad folder is known at once
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            print(f"riichi-lens read: --annotate {args.annotate}: not a folder that can be written ({e.strerror})",
+                  file=sys.stderr)
+            return 2
     finder = TileFinder()
     status = 0
     for path in args.photos:
@@ -96,10 +115,11 @@ def run_read(args: argparse.Namespace) -> int:
                 x, y = t.center
                 print(f"  {t.kind:>4}  {t.confidence:.2f}  {t.lie:<11} at ({x:.0f}, {y:.0f})")
         if args.annotate:
-            args.annotate.mkdir(parents=True, exist_ok=True)
             out = args.annotate / f"{path.stem}.annotated.jpg"
-            cv2.imwrite(str(out), annotate(image, tiles))
-            if not args.json:
+            if not cv2.imwrite(str(out), annotate(image, tiles)):
+                print(f"riichi-lens read: the annotated copy could not be written to {out}", file=sys.stderr)
+                status = 1
+            elif not args.json:
                 print(f"  annotated copy: {out}")
     return status
 

@@ -111,6 +111,8 @@ def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return decode_image(bytes(source))
     path = Path(source)
+    if path.is_dir():
+        raise ImageError(f"{path} is a folder, not an image file")
     if not path.is_file():
         raise ImageError(f"no such image file: {path}")
     size = path.stat().st_size
