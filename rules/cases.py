@@ -120,6 +120,8 @@ def check_case(case: dict, previous: dict | None = None) -> CaseResult:
             problems += _check_agari(case, is_second_ron(case, previous))
     except HandError as e:
         problems.append(f"error: {e}")
+    except KeyError as e:  # a line of another format, or cut short
+        problems.append(f"error: the case has no {e} field")
     return CaseResult(case.get("id", "?"), not problems, problems)
 
 
@@ -148,10 +150,20 @@ def _check_agari(case: dict, second_ron: bool) -> list[str]:
 
 
 def read_cases(path: str) -> Iterator[dict]:
+    """The cases of a file of JSON lines, each an object with a ``kind`` (a HandError names the first line that
+    is not)."""
     with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.strip():
+        n = 0
+        try:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
                 try:
-                    yield json.loads(line)
+                    case = json.loads(line)
                 except json.JSONDecodeError as e:
                     raise HandError(f"{path}:{n}: not a JSON line ({e.msg})") from None
+                if not isinstance(case, dict) or "kind" not in case:
+                    raise HandError(f"{path}:{n}: not a case: a JSON object with its 'kind' (tenpai or agari)")
+                yield case
+        except UnicodeDecodeError:
+            raise HandError(f"{path}:{n + 1}: not text: a file of JSON lines is UTF-8") from None

@@ -41,6 +41,27 @@ def test_check_cases_counts_and_fails(tmp_path, capsys):
     assert out[0].startswith("b: tenpai")
 
 
+@pytest.mark.parametrize("text, words", [
+    ("[]\n", "cases.jsonl:1: not a case: a JSON object with its 'kind'"),
+    ("\n5\n", "cases.jsonl:2: not a case"),
+    ('{"id": "x"}\n', "cases.jsonl:1: not a case"),
+])
+def test_check_cases_names_the_line_that_is_not_a_case(text, words, tmp_path, capsys):
+    (tmp_path / "cases.jsonl").write_text(text)
+    assert main(["check-cases", str(tmp_path / "cases.jsonl")]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_check_cases_says_a_binary_file_is_not_text_and_a_case_missing_a_field_fails(tmp_path, capsys):
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0 not text")
+    assert main(["check-cases", str(tmp_path / "photo.jpg")]) == 2
+    assert "photo.jpg:1: not text" in capsys.readouterr().err
+    (tmp_path / "cases.jsonl").write_text(json.dumps({"kind": "agari", "id": "cut"}) + "\n")
+    assert main(["check-cases", str(tmp_path / "cases.jsonl")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("cut: error: the case has no ") and out[-1] == "0 passed, 1 failed"
+
+
 def test_check_cases_on_the_shared_records(shared, capsys):
     assert main(["check-cases", str(shared / "data/rules/tenhou-cases.jsonl")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "6878 passed, 0 failed"
