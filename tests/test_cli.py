@@ -74,3 +74,8 @@ def test_serve_refuses_a_port_that_cannot_be_listened_on(port, words, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["serve", "--port", port])
     assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_calibrate_says_a_bad_profile_name_before_reading_the_photos(tmp_path, capsys):
+    assert main(["calibrate", str(tmp_path / "grid.jpg"), "--name", "../x"]) == 2
+    assert "profile name '../x': use 1-40 letters, digits, '_' or '-'" in capsys.readouterr().err

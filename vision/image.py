@@ -60,8 +60,8 @@ def decode_image(data: bytes) -> np.ndarray:
     except cv2.error as e:
         raise ImageError(f"the {fmt} could not be decoded ({e.msg.strip() if hasattr(e, 'msg') else e})") from None
     if image is None:
-        raise ImageError(f"the {fmt} could not be decoded: the file is damaged or larger than "
-                         f"{MAX_PIXELS // 1_000_000} megapixels")
+        raise ImageError(f"the {fmt} could not be decoded: the file is damaged, of a kind OpenCV does not read "
+                         f"(a TIFF of floats, say), or larger than {MAX_PIXELS // 1_000_000} megapixels")
     return image
 
 
