@@ -95,6 +95,8 @@ class Context:
             raise HandError("haitei, rinshan, tenhou and chiihou are self-drawn wins: set tsumo")
         if (self.houtei or self.chankan or self.renhou) and self.tsumo:
             raise HandError("houtei, chankan and renhou are wins on another player's tile: not tsumo")
+        if self.houtei and self.chankan:  # no kan may be declared on the last draw, so none can be robbed after it
+            raise HandError("houtei and chankan cannot be one win: no kan can be declared on the last tile")
         if self.tenhou and not self.dealer:
             raise HandError("tenhou is the dealer's win; a non-dealer's first-draw win is chiihou")
         if self.chiihou and self.dealer:
@@ -103,6 +105,8 @@ class Context:
             kind(t)
         if self.honba < 0 or self.riichi_sticks < 0 or self.kita < 0:
             raise HandError("honba, riichi sticks and kita cannot be negative")
+        if self.kita > 4:
+            raise HandError(f"kita {self.kita}: a set has only four north tiles to set aside")
         if self.kita and not self.ruleset.kita:
             raise HandError(f"kita (north set aside) is a three-player rule; ruleset {self.ruleset.name} has none")
 

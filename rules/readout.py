@@ -106,8 +106,21 @@ def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
 
 
 def _check_table(hand: Hand, ctx: Context) -> None:
+    """Refuse a context the hand makes impossible (Context checks the flags against each other, not the hand)."""
+    # the norths set aside (kita) are not counted here: a photo's reading gives them as visible tiles too
     tiles = hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators) + list(ctx.visible)
     check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
+    open_meld = next((m for m in hand.melds if m.is_open), None)
+    if ctx.riichi and open_meld:
+        name = "double riichi" if ctx.double_riichi else "riichi"
+        raise HandError(f"{name} needs a closed hand: {open_meld.notation()} is an open meld")
+    for name in ("tenhou", "chiihou", "renhou"):
+        if getattr(ctx, name) and hand.melds:
+            raise HandError(f"{name} is won before any call or kan: this hand has {hand.melds[0].notation()}")
+    # a north set aside also draws from the dead wall: Tenhou's sanma scores a win on that draw as rinshan
+    if ctx.rinshan and not any(m.is_kan for m in hand.melds) and not ctx.kita:
+        raise HandError("rinshan kaihou needs a kan" + (" or a north set aside" if ctx.ruleset.kita else "")
+                        + ": this hand has none")
 
 
 def _win_value(hand13: Hand, tile: str, ctx: Context, tsumo: bool) -> WinResult | None:

@@ -5,7 +5,7 @@ import pytest
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse, hand_shanten
-from rules.ruleset import TENHOU
+from rules.ruleset import TENHOU, TENHOU_SANMA
 from rules.tiles import HandError, parse_hand
 
 
@@ -150,3 +150,54 @@ def test_three_player_waits_are_valued_without_an_across_seat():
     from rules.ruleset import TENHOU_SANMA
     r = analyse(parse_hand("23p456p789s11z555z"), Context(seat_wind="S", ruleset=TENHOU_SANMA))
     assert [w.tile for w in r.waits] == ["1p", "4p", "7p"] and all(w.ron for w in r.waits)  # 23 456 or 234 56
+
+
+@pytest.mark.parametrize("hand, kwargs, words", [
+    # riichi and its variants need a closed hand; the pon of haku is open
+    ("123m456p789s11z 55'5z", {"riichi": True, "ura_indicators": ("4z",), "tsumo": True},
+     "riichi needs a closed hand: 55'5z is an open meld"),
+    ("123m456p789s11z 55'5z", {"double_riichi": True, "tsumo": True}, "double riichi needs a closed hand"),
+    ("123m456p789s11z 55'5z", {"riichi": True, "ippatsu": True, "tsumo": True}, "riichi needs a closed hand"),
+    ("123m456p11z 7'89s 5'55z", {"riichi": True}, "riichi needs a closed hand: 7'89s"),  # 13 tiles, waiting
+    # first-draw wins come before any call, and before any kan too
+    ("123m456p789s11z [5555z]", {"tenhou": True, "tsumo": True}, "tenhou is won before any call or kan: this hand has \\[5555z\\]"),
+    ("123m456p789s11z 55'5z", {"chiihou": True, "tsumo": True, "seat_wind": "S"}, "chiihou is won before any call"),
+    ("123m456p789s11z 55'5z", {"renhou": True, "win_from": "left", "seat_wind": "S",
+                               "ruleset": TENHOU.with_options(renhou="yakuman")}, "renhou is won before any call"),
+    # the replacement draw comes only after a kan (a pon is not one)
+    ("123m456p789s11z 55'5z", {"rinshan": True, "tsumo": True}, "rinshan kaihou needs a kan: this hand has none"),
+    ("123m456p789s11z555z", {"rinshan": True, "tsumo": True}, "rinshan kaihou needs a kan"),
+])
+def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
+    with pytest.raises(HandError, match=words):
+        analyse(parse_hand(hand), Context(**kwargs))
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"houtei": True, "chankan": True, "win_from": "left"}, "no kan can be declared on the last tile"),
+    ({"kita": 5, "ruleset": TENHOU_SANMA}, "kita 5: a set has only four north tiles"),
+    ({"kita": 10**18, "ruleset": TENHOU_SANMA}, "a set has only four north tiles"),
+    ({"kita": -1, "ruleset": TENHOU_SANMA}, "cannot be negative"),
+])
+def test_impossible_table_event_or_kita_count_is_refused(kwargs, words):
+    with pytest.raises(HandError, match=words):
+        Context(**kwargs)
+
+
+def test_legal_neighbours_of_the_refused_contexts_still_score():
+    # riichi with a closed kan of 1m: closed. Non-dealer tsumo, rinshan on the kan's replacement tile.
+    # Yaku: haku 1, riichi 1, menzen tsumo 1, rinshan kaihou 1, ura dora 0 (indicator 4z points at 1z: none) = 4 han.
+    # Fu: 20 + 2 tsumo + 2 tanki + 32 closed kan of terminals + 8 closed haku triplet = 64 -> 70 fu.
+    # 4 han 70 fu is over 2000 basic points: mangan, 2000/4000 = 8000.
+    r = analyse(parse_hand("456p789s22s555z [1111m]"),
+                Context(seat_wind="S", tsumo=True, riichi=True, rinshan=True, ura_indicators=("4z",)), "2s")
+    assert sorted(r.win.yaku) == [("haku", 1), ("menzen tsumo", 1), ("riichi", 1), ("rinshan kaihou", 1),
+                                  ("ura dora", 0)]
+    assert r.win.points == 8000
+    # Tenhou's sanma: the draw after setting a north aside comes from the dead wall too, so rinshan needs no kan
+    r = analyse(parse_hand("234p456p789s11z555z"),
+                Context(seat_wind="S", tsumo=True, rinshan=True, kita=2, visible=("4z", "4z"), ruleset=TENHOU_SANMA),
+                "2p")
+    assert sorted(r.win.yaku) == [("haku", 1), ("kita", 2), ("menzen tsumo", 1), ("rinshan kaihou", 1)]
+    # houtei alone and chankan alone are fine
+    assert Context(houtei=True, win_from="left").houtei and Context(chankan=True, win_from="left").chankan
