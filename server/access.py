@@ -20,8 +20,9 @@ import json
 import re
 import secrets
 import socket
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, quote
+
+from starlette.requests import cookie_parser
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read off a screen and type on a phone
 COOKIE = "riichi_lens_code"
@@ -86,15 +87,14 @@ class AccessCodeMiddleware:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("code")
         if query:
             return query[0].encode(), True
-        headers = dict(scope.get("headers") or [])
-        if b"x-access-code" in headers:
-            return headers[b"x-access-code"], False
-        cookie = SimpleCookie()
-        try:
-            cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
-        except Exception:  # a malformed Cookie header is the same as none
-            return None, False
-        return (cookie[COOKIE].value.encode(), False) if COOKIE in cookie else (None, False)
+        headers = scope.get("headers") or []
+        given = dict(headers).get(b"x-access-code")
+        if given is not None:
+            return given, False
+        # parsed leniently, as browsers do (split on ';', then on the first '='): SimpleCookie drops every cookie
+        # when one is odd (JSON, a space, a non-ASCII letter), so another app's cookie on this host locked users out
+        cookies = cookie_parser("; ".join(v.decode("latin-1") for k, v in headers if k == b"cookie"))
+        return (cookies[COOKIE].encode(), False) if COOKIE in cookies else (None, False)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):

@@ -61,6 +61,17 @@ def test_the_url_code_sets_a_cookie_that_later_requests_carry(guarded):
     assert guarded.get("/static/app.js").status_code == 200
 
 
+@pytest.mark.parametrize("header", ['other={"a":1}; riichi_lens_code=CODE', "x=a b; riichi_lens_code=CODE",
+                                    "riichi_lens_code=CODE; x=a b", "x=é; riichi_lens_code=CODE",
+                                    "a=b; ;;; riichi_lens_code=CODE"])
+def test_the_cookie_is_found_beside_another_apps_odd_cookies(guarded, header):
+    """Another web app on the same host may set cookies Python's SimpleCookie rejects (JSON, spaces, non-ASCII);
+    they must not hide this app's cookie, nor let a wrong code in."""
+    assert guarded.get("/api/rulesets", headers={"Cookie": header.replace("CODE", CODE).encode()}).status_code == 200
+    r = guarded.get("/api/rulesets", headers={"Cookie": header.replace("CODE", "wrongcode").encode()})
+    assert r.status_code == 401 and "wrong access code" in r.json()["error"]
+
+
 def test_the_header_works(guarded):
     r = guarded.post("/api/score", json=HAND, headers={"X-Access-Code": CODE})
     assert r.status_code == 200 and r.json()["win"]["points"] == 12000
