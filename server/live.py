@@ -42,16 +42,32 @@ class LiveReader:
         self.to_context = to_context
         self.set_options(options)
 
-    def set_options(self, options: dict) -> None:
-        # checked before anything is changed: refused options (a missing profile, a context the rules refuse)
-        # leave the previous ones in force, so the next frame is still read
-        profile = options.get("profile") or None
+    def set_options(self, options) -> None:
+        """Every option is checked before any is changed: a refused one (a wrong type or value, a missing profile,
+        a context the rules refuse) raises ValueError saying what to send and leaves the previous ones in force, so
+        the next frame is still read (a seat accepted unchecked would fail every frame after)."""
+        from rules.ruleset import PRESETS
+        from vision.table import SEATS
+
+        if not isinstance(options, dict):
+            raise ValueError('send the options as a JSON object: {"context": {...}, "ruleset": "tenhou", '
+                             '"seat": "self", "mirrored": false, "profile": null}')
+        context, ruleset = options.get("context"), options.get("ruleset", "tenhou")
+        seat, mirrored, profile = options.get("seat", "self"), options.get("mirrored", False), options.get("profile")
+        if context is not None and not isinstance(context, dict):
+            raise ValueError("context must be a JSON object as in /api/score, or null")
+        if not isinstance(ruleset, str):
+            raise ValueError(f"ruleset must be a name: one of {', '.join(PRESETS)}")
+        if not isinstance(seat, str) or seat not in SEATS:
+            raise ValueError(f"seat must be one of {', '.join(SEATS)}, not {seat!r}")
+        if not isinstance(mirrored, bool):
+            raise ValueError(f"mirrored must be true or false, not {mirrored!r}")
+        if profile is not None and not isinstance(profile, str):
+            raise ValueError("profile must be a profile's name (GET /api/profiles), or null")
         if profile:
             self.finder.profile(profile)
-        ctx = self.to_context(options.get("context") or {}, options.get("ruleset", "tenhou"))
-        self.ctx, self.profile = ctx, profile
-        self.seat = options.get("seat", "self")
-        self.mirrored = bool(options.get("mirrored", False))
+        self.ctx = self.to_context(context or {}, ruleset)
+        self.profile, self.seat, self.mirrored = profile or None, seat, mirrored
 
     def read(self, image) -> dict:
         import cv2
@@ -184,5 +200,5 @@ async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:
 
     try:
         reader.set_options(json.loads(text))
-    except (ValueError, TypeError) as e:  # bad JSON, or a context the rules refuse
+    except (ValueError, TypeError) as e:  # bad JSON, an option of the wrong type or value, a context the rules refuse
         await ws.send_json({"error": f"options not applied: {e}"})

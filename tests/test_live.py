@@ -44,6 +44,26 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
         assert ws.receive_json()["frame"] == 2
 
 
+@pytest.mark.parametrize("message, words", [
+    ("[]", "JSON object"), ('"hi"', "JSON object"), ("5", "JSON object"), ("null", "JSON object"),
+    ('{"ruleset": 5}', "ruleset must be a name: one of tenhou"), ('{"ruleset": null}', "ruleset must be a name"),
+    ('{"ruleset": "nope"}', "unknown ruleset 'nope'"),
+    ('{"seat": "bogus"}', "seat must be one of self, right, across, left"), ('{"seat": 3}', "seat must be one of"),
+    ('{"mirrored": "false"}', "mirrored must be true or false"), ('{"profile": 5}', "profile must be"),
+    ('{"context": []}', "context must be a JSON object"),
+    ('{"context": {"seat_wind": "X"}}', "options not applied: context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),
+])
+def test_a_bad_option_is_refused_saying_what_is_allowed_and_the_previous_ones_stay(client, message, words):
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(json.dumps({"seat": "across", "mirrored": True}))
+        ws.send_text(message)
+        ws.send_bytes(_jpeg())  # sent at once: an option taken without a word must not leave the test waiting
+        error = ws.receive_json().get("error") or ""
+        assert error.startswith("options not applied: ") and words in error
+        answer = ws.receive_json()
+    assert answer["frame"] == 1 and answer["seat"] == "across" and answer["mirrored"] is True
+
+
 def test_camera_source_without_a_camera_says_how_to_start_one(client):
     with client.websocket_connect("/api/live?source=camera") as ws:
         assert "--camera" in ws.receive_json()["error"]
