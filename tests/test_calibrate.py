@@ -1,4 +1,6 @@
 """Calibration to a user's set: the grid's order and rows, and every refusal with what to change."""
+import re
+
 import cv2
 import numpy as np
 import pytest
@@ -41,13 +43,41 @@ def grid(kinds):
 ])
 def test_a_grid_that_cannot_calibrate_says_why(kinds, words):
     with pytest.raises(CalibrationError, match=words):
-        check_grid(grid(kinds))
+        check_grid(grid(kinds), (240, 320))
 
 
 def test_a_complete_grid_passes_with_or_without_red_fives_and_a_back():
-    check_grid(grid(grid_order(10)))
-    check_grid(grid(grid_order(7)))
-    check_grid(grid(grid_order(11)))
+    check_grid(grid(grid_order(10)), (240, 320))
+    check_grid(grid(grid_order(7)), (240, 320))
+    check_grid(grid(grid_order(11)), (240, 320))
+
+
+HUGE = np.array([[0, 0], [1e9, 0], [1e9, 10], [0, 10]])
+
+
+@pytest.mark.parametrize("corners, words", [
+    (HUGE, "grid tile 5 (2z): its centre (500000000, 5) is outside the 320 x 240 photo"),
+    (np.array([[-200, 0], [500, 0], [500, 40], [-200, 40]]),
+     "grid tile 5 (2z): its polygon spans 700 x 40 px, more than 2 times the 320 x 240 photo"),
+    (box(400, 300), "grid tile 5 (2z): its centre (415, 320) is outside the 320 x 240 photo"),
+    (box(-100, 50), "grid tile 5 (2z): its centre (-85, 70) is outside"),
+    (np.full((4, 2), 100.0), "grid tile 5 (2z): its polygon encloses 0 px² (at least 64)"),
+    (np.array([[10, 10], [50, 10], [90, 10], [130, 10]]), "encloses 0 px²"),  # corners on a line
+    (box(10, 10, 6, 6), "encloses 36 px²"),
+    (np.array([[10, 10], [np.nan, 10], [40, 50], [10, 50]]),
+     "grid tile 5 (2z): its polygon must be 4 corners [x, y] of finite numbers"),
+])
+def test_a_grid_tile_off_the_photo_or_without_area_is_refused_naming_it(corners, words):
+    tiles = grid(grid_order(10))
+    tiles[4] = (tiles[4][0], corners)
+    with pytest.raises(CalibrationError, match=re.escape(words)):
+        check_grid(tiles, (240, 320))
+
+
+def test_a_grid_of_more_tiles_than_a_set_has_is_refused():
+    check_grid(grid(grid_order(11) + ["back"] * 12), (240, 320))  # 50: extra face-down tiles are allowed
+    with pytest.raises(CalibrationError, match="the grid has 51 tiles.*at most 50"):
+        check_grid(grid(grid_order(11) + ["back"] * 13), (240, 320))
 
 
 def test_profile_names_are_checked_and_profiles_listed(tmp_path):
@@ -144,6 +174,46 @@ def test_a_malformed_confirmed_grid_is_a_422(grid, tmp_path, monkeypatch):
     r = TestClient(create_app()).post("/api/calibration", files={"photo": ("g.png", photo, "image/png")},
                                       data={"name": "club", "grid": grid})
     assert r.status_code == 422 and "error" in r.json()
+
+
+@pytest.mark.parametrize("corners, words", [
+    (HUGE.tolist(), "grid tile 5 (2z): its centre"),
+    ([[20, 20]] * 4, "grid tile 5 (2z): its polygon encloses 0 px²"),
+])
+def test_a_confirmed_grid_with_a_tile_off_the_photo_is_a_422_naming_it(corners, words, tmp_path, monkeypatch):
+    """A huge polygon had OpenCV cut a crop of gigabytes (a 500); one with no area made a profile of edge pixels."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    tiles = [{"kind": k, "polygon": box(10, 10).tolist()} for k in grid_order(10)]
+    tiles[4]["polygon"] = corners
+    r = TestClient(create_app()).post("/api/calibration", files={"photo": ("g.png", _blank_png(), "image/png")},
+                                      data={"name": "club", "grid": json.dumps(tiles)})
+    assert r.status_code == 422 and r.json()["error"].startswith(words), r.text
+    assert list_profiles(tmp_path / "profiles") == []
+
+
+@pytest.mark.parametrize("grid, message", [
+    ('[{"kind": "1z"}]', "grid.0.polygon: Field required"),
+    ('{"kind": "1z"}', "grid: Input should be a valid array"),
+    ("[" + ", ".join(['{"kind": "1z", "polygon": [[0, 0]]}'] * 5) + "]",
+     "grid.0.polygon: List should have at least 4 items after validation, not 1; grid.1.polygon: List should have "
+     "at least 4 items after validation, not 1; grid.2.polygon: List should have at least 4 items after validation, "
+     "not 1; and 2 more"),
+])
+def test_a_malformed_grid_is_answered_in_a_line_naming_the_field(grid, message, tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    r = TestClient(create_app()).post("/api/calibration", files={"photo": ("g.png", _blank_png(), "image/png")},
+                                      data={"name": "club", "grid": grid})
+    assert r.status_code == 422 and r.json() == {"error": message}
 
 
 def _blank_png() -> bytes:

@@ -41,6 +41,15 @@ MIN_BRIGHTNESS = 45  # mean grey level of the tiles, 0-255
 # The detector's boxes are 0.87-1.30 times the size of the face they find (1st-99th percentile, median 1.03:
 # matched boxes of the generated scenes of seeds 9 and 10), so calibration cuts its crops at such sizes too
 BOX_SCALE = (0.85, 1.2)
+# A grid has 38 tiles at most (34 faces, 3 red fives, a face-down tile); more backs are allowed, but each tile
+# costs ~96 crops of work, so a grid of thousands would hold the server for minutes
+MAX_GRID_TILES = 50
+# A tile smaller than this has no face to learn (straighten's smallest crop is 8 x 10 px), and a polygon with no
+# area (its corners in one point or on a line) would be cut as edge pixels
+MIN_TILE_AREA = 64.0  # px²
+# A tile lies in the photo: its centre inside, its box at most twice the photo's size (a tile cut by the edge
+# may reach past it, a bigger one is a mistake and would have OpenCV cut a crop of gigabytes)
+MAX_TILE_SPAN = 2.0
 
 
 class CalibrationError(ValueError):
@@ -203,12 +212,18 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
     return profile
 
 
-def check_grid(grid: list[tuple[str, np.ndarray]]) -> None:
-    """A confirmed grid: known kinds, each face once (a second face-down tile is allowed)."""
+def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> None:
+    """A confirmed grid of a photo of ``size`` (height, width), checked before any crop is cut: at most
+    MAX_GRID_TILES tiles, known kinds, each face once (a second face-down tile is allowed), each polygon a tile
+    lying in the photo (``check_polygon``)."""
+    if len(grid) > MAX_GRID_TILES:
+        raise CalibrationError(f"the grid has {len(grid)} tiles; a set's grid has at most 38 (one of each face, "
+                               f"the red fives, a face-down tile): send at most {MAX_GRID_TILES}")
     seen: dict[str, int] = {}
-    for kind, _ in grid:
+    for i, (kind, corners) in enumerate(grid):
         if kind not in CLASSES:
             raise CalibrationError(f"unknown tile {kind!r}: use 1m..9m, 1p..9p, 1s..9s, 1z..7z, 0m/0p/0s, back")
+        check_polygon(f"grid tile {i + 1} ({kind})", corners, size)
         seen[kind] = seen.get(kind, 0) + 1
     twice = [k for k, n in seen.items() if n > 1 and k != "back"]
     if twice:
@@ -219,6 +234,27 @@ def check_grid(grid: list[tuple[str, np.ndarray]]) -> None:
         raise CalibrationError(f"the grid lacks {' '.join(missing)}: lay out one of each tile")
 
 
+def check_polygon(name: str, corners: np.ndarray, size: tuple[int, int]) -> None:
+    """Four finite corners enclosing at least MIN_TILE_AREA, the centre inside the photo, the box at most
+    MAX_TILE_SPAN times the photo's size; else a CalibrationError naming the tile."""
+    h, w = size
+    c = np.asarray(corners, dtype=np.float64)
+    if c.shape != (4, 2) or not np.isfinite(c).all():
+        raise CalibrationError(f"{name}: its polygon must be 4 corners [x, y] of finite numbers")
+    x, y = c[:, 0], c[:, 1]
+    area = 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
+    if area < MIN_TILE_AREA:
+        raise CalibrationError(f"{name}: its polygon encloses {area:.0f} px² (at least {MIN_TILE_AREA:.0f}): "
+                               "give its corners in order TL, TR, BR, BL around the tile")
+    cx, cy = c.mean(axis=0)
+    if not (0 <= cx < w and 0 <= cy < h):
+        raise CalibrationError(f"{name}: its centre ({cx:.0f}, {cy:.0f}) is outside the {w} x {h} photo: "
+                               "its polygon must lie on the tile in the photo")
+    if np.ptp(x) > MAX_TILE_SPAN * w or np.ptp(y) > MAX_TILE_SPAN * h:
+        raise CalibrationError(f"{name}: its polygon spans {np.ptp(x):.0f} x {np.ptp(y):.0f} px, more than "
+                               f"{MAX_TILE_SPAN:g} times the {w} x {h} photo: its polygon must lie on the tile")
+
+
 def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], name: str, reader, per_tile: int = 96,
               seed: int = 0, progress=lambda done, total: None) -> Profile:
     """Fit a profile from grid photos, each with its tiles (kind, upright corners) as ``grid_tiles`` found them
@@ -227,9 +263,10 @@ def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], nam
 
     profile_path(name)  # check the name before the work
     rng = np.random.default_rng(seed)
+    for image, grid in photos:
+        check_grid(grid, image.shape[:2])  # every photo's grid, before any crop is cut
     faces = []
     for k, (image, grid) in enumerate(photos):
-        check_grid(grid)
         brightness = np.mean([cv2.cvtColor(straighten(image, c), cv2.COLOR_BGR2GRAY).mean() for _, c in grid])
         if brightness < MIN_BRIGHTNESS:
             raise CalibrationError(f"photo {k + 1} is too dark (tiles average {brightness:.0f} of 255): add light")
