@@ -12,7 +12,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
@@ -126,6 +126,22 @@ def to_context(c: ContextIn, ruleset: str) -> Context:
     return Context(**data, ruleset=preset(ruleset))
 
 
+CONTEXT, GRID = TypeAdapter(ContextIn), TypeAdapter(list[TileIn])
+
+
+def checked(adapter: TypeAdapter, field: str, data):
+    """A field sent as JSON text (a form field) or parsed JSON (a live option), as the adapter's type; else a
+    ValueError (a 422, or the live stream's error) naming the field and the problems in a line, not pydantic's
+    own text with its inputs and links: 'context.seat_wind: Input should be 'E', 'S', 'W' or 'N''."""
+    try:
+        return adapter.validate_json(data) if isinstance(data, (str, bytes)) else adapter.validate_python(data)
+    except ValidationError as e:
+        errors = e.errors()
+        lines = [f"{'.'.join(str(p) for p in (field, *err['loc']))}: {err['msg']}" for err in errors[:3]]
+        more = f"; and {len(errors) - 3} more" if len(errors) > 3 else ""
+        raise ValueError("; ".join(lines) + more) from None
+
+
 class UploadTooLarge(ValueError):
     pass
 
@@ -225,7 +241,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         role), each seat's hand, melds with their source, pond, the dora indicators, problems found, and the
         rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
         the byte limit, then checked to be an image; the work runs off the event loop."""
-        ctx = to_context(ContextIn.model_validate_json(context), ruleset)
+        ctx = to_context(checked(CONTEXT, "context", context), ruleset)
         image = await read_upload(photo)
         return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
 
@@ -254,7 +270,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
         await ws.accept()
         reader = LiveReader(await run_in_threadpool(tile_finder), {},
-                            lambda c, r: to_context(ContextIn.model_validate(c), r))
+                            lambda c, r: to_context(checked(CONTEXT, "context", c), r))
         try:
             if source == "camera":
                 if feed is None:
@@ -302,7 +318,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         from vision.calibrate import calibrate
 
         image = await read_upload(photo)
-        confirmed = TypeAdapter(list[TileIn]).validate_json(grid)  # as /api/table checks tiles: kind, 4 corners
+        confirmed = checked(GRID, "grid", grid)  # as /api/table checks tiles: kind, 4 corners
         tiles = [(t.kind, np.array(t.polygon, dtype=np.float64)) for t in confirmed]
         t0 = time.perf_counter()
         profile = await run_in_threadpool(calibrate, [(image, tiles)], name, tile_finder().reader)

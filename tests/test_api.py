@@ -96,10 +96,16 @@ def test_recognize_a_photo_without_tiles(client, width, height):
     assert out["problems"][0]["message"] == "no tiles found in the photo"
 
 
-def test_recognize_refuses_a_context_that_is_not_json(client):
+@pytest.mark.parametrize("context, message", [
+    ("{not json", "context: Invalid JSON: key must be a string at line 1 column 2"),
+    ('{"seat_wind": "X"}', "context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),
+    ("[]", "context: Input should be an object"),
+])
+def test_recognize_refuses_a_bad_context_naming_the_field_in_a_line(client, context, message):
+    """Not pydantic's own text ('1 validation error for ContextIn ... https://errors.pydantic.dev/...')."""
     r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")},
-                    data={"context": "{not json"})
-    assert r.status_code == 422 and "error" in r.json()
+                    data={"context": context})
+    assert r.status_code == 422 and r.json() == {"error": message}
 
 
 def _tiles_json(spec):
