@@ -84,6 +84,18 @@ def test_readout_sees_riichi_dora_the_called_discard_and_furiten():
     assert score_table(read_table(tiles))["readout"]["furiten"]["furiten"]
 
 
+def test_a_sideways_pond_tile_beside_an_open_hand_is_not_taken_as_riichi():
+    """An open hand cannot have declared riichi (the rules refuse it): its sideways pond tile was set askew or read
+    so, and the hand is still read and scored, without riichi; the same pond beside a closed hand is riichi."""
+    pond = lay_row("9p 2m 4p 2s 9m> 6m", 0, origin=(280.0, 500.0))
+    open_hand = lay_row("2m 3m 4m 6p 7p 8p 3s 4s 1z 1z | 5z> 5z 5z", 0, origin=(200.0, 700.0), gap_between=0.6)
+    out = score_table(read_table(open_hand + pond))
+    assert out["hand"]["melds"] and not out["context"]["riichi"] and out["problems"] == []
+    assert {w["tile"] for w in out["readout"]["waits"]} == {"2s", "5s"}
+    closed = score_table(read_table(lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + pond))
+    assert closed["context"]["riichi"] and closed["readout"]["tenpai"]
+
+
 def test_a_tile_called_from_self_counts_for_furiten():
     hand = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 4p 6p"  # kanchan on 5p, which the right seat called from self
     tiles = lay_row(hand, 0, origin=(200.0, 700.0)) + lay_row("# # # # # # # # # # | 5p> 5p 5p", -90,

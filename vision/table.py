@@ -554,7 +554,9 @@ def hand_of(table: Table, seat: str = "self"):
 
 def seen_context(table: Table, ctx=None, seat: str = "self"):
     """The context with what the photo shows: the seat's discards (and tiles called from them), riichi when its
-    pond shows a sideways tile, the dora indicators (unless the caller gave them) and every other face-up tile."""
+    pond shows a sideways tile and its hand is closed (an open hand cannot have declared riichi: its sideways pond
+    tile is one set askew or read so), the dora indicators (unless the caller gave them) and every other face-up
+    tile."""
     from rules.context import Context, Discard
 
     ctx = ctx or Context()
@@ -574,7 +576,7 @@ def seen_context(table: Table, ctx=None, seat: str = "self"):
         if t in visible:
             visible.remove(t)
     return replace(ctx, discards=tuple(ctx.discards) + tuple(discards),
-                   riichi=ctx.riichi or any(r for _, r in s.pond),
+                   riichi=ctx.riichi or (any(r for _, r in s.pond) and all(m.kind == "ankan" for m in s.melds)),
                    dora_indicators=ctx.dora_indicators or dora,
                    visible=tuple(ctx.visible) + tuple(visible))
 
