@@ -85,6 +85,7 @@ def test_profile_names_are_checked_and_profiles_listed(tmp_path):
         profile_path("../evil", tmp_path)
     assert list_profiles(tmp_path) == []
     (tmp_path / "club-set.npz").write_bytes(b"")
+    (tmp_path / "odd.npz").mkdir()  # a folder so named is not a profile
     assert list_profiles(tmp_path) == ["club-set"]
 
 

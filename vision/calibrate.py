@@ -193,7 +193,7 @@ def profile_path(name: str, folder: Path | None = None) -> Path:
 
 def list_profiles(folder: Path | None = None) -> list[str]:
     folder = folder or data_folder() / "profiles"
-    return sorted(p.stem for p in folder.glob("*.npz")) if folder.is_dir() else []
+    return sorted(p.stem for p in folder.glob("*.npz") if p.is_file()) if folder.is_dir() else []  # not a folder so named
 
 
 def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Profile:
