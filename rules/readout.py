@@ -135,7 +135,11 @@ def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None)
     ctx = ctx or Context()
     _check_table(hand, ctx)
     if hand.size == 13:
-        return _analyse_waiting(hand, ctx)
+        r = _analyse_waiting(hand, ctx)
+        if win_tile:  # said, not dropped silently: the form may still hold the tile of an earlier 14-tile hand
+            r = replace(r, notes=r.notes + (f"the winning tile {win_tile} is for a 14-tile hand: this one shows 13, "
+                                            "so each wait is valued instead",))
+        return r
     if not ctx.tsumo and ctx.win_from is None:  # a photo or a form may not say who dealt in
         r = _analyse_fourteen(hand, replace(ctx, win_from="left"), win_tile)
         if r.win:

@@ -201,3 +201,9 @@ def test_legal_neighbours_of_the_refused_contexts_still_score():
     assert sorted(r.win.yaku) == [("haku", 1), ("kita", 2), ("menzen tsumo", 1), ("rinshan kaihou", 1)]
     # houtei alone and chankan alone are fine
     assert Context(houtei=True, win_from="left").houtei and Context(chankan=True, win_from="left").chankan
+
+
+def test_a_winning_tile_given_with_a_waiting_hand_is_said_to_be_for_fourteen_tiles():
+    r = analyse(parse_hand("123m456p789s1z555z"), Context(), "1z")
+    assert r.tenpai and [w.tile for w in r.waits] == ["1z"] and r.win is None
+    assert any("the winning tile 1z is for a 14-tile hand: this one shows 13" in n for n in r.notes)
