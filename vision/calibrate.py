@@ -242,7 +242,7 @@ def check_polygon(name: str, corners: np.ndarray, size: tuple[int, int]) -> None
     if c.shape != (4, 2) or not np.isfinite(c).all():
         raise CalibrationError(f"{name}: its polygon must be 4 corners [x, y] of finite numbers")
     x, y = c[:, 0], c[:, 1]
-    area = 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
+    area = abs(cv2.contourArea(c.astype(np.float32)))
     if area < MIN_TILE_AREA:
         raise CalibrationError(f"{name}: its polygon encloses {area:.0f} px² (at least {MIN_TILE_AREA:.0f}): "
                                "give its corners in order TL, TR, BR, BL around the tile")
@@ -296,6 +296,7 @@ def calibrate_photos(paths: list[Path], name: str, finder) -> tuple[Profile, flo
     """Calibrate from grid photo files (the grids as found), printing a progress bar; the profile and seconds."""
     from .image import load_image
 
+    profile_path(name)  # a bad name is said before the photos are read and their grids found
     t0 = time.perf_counter()
 
     def progress(done: int, total: int) -> None:

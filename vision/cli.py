@@ -54,12 +54,11 @@ def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from .calibrate import CalibrationError, calibrate_photos, profile_path
+    from .calibrate import CalibrationError, calibrate_photos
     from .image import ImageError
     from .tiles import TileFinder
 
     try:
-        profile_path(args.name)  # a bad name is said before the photos are read
         profile, seconds = calibrate_photos(args.photos, args.name, TileFinder())
         path = profile.save()
     except (CalibrationError, ImageError) as e:
