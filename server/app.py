@@ -12,7 +12,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
@@ -73,7 +74,18 @@ class ContextIn(BaseModel):
 
 
 TILE_KIND = r"[0-9][mps]|[1-7]z|back"  # a tile in rules notation, or face down
-TileKind = Annotated[str, Field(pattern=rf"^({TILE_KIND})$", examples=["5m"])]
+
+
+def tile_kind(kind: str) -> str:
+    """A tile kind checked by TILE_KIND, said in words when wrong (pydantic's own message quotes the regex)."""
+    if not re.fullmatch(TILE_KIND, kind):
+        raise PydanticCustomError("tile_kind", "unknown tile '{kind}': expected a code like 5m, 0p or 7z, or back "
+                                  "for a face-down tile", {"kind": kind})
+    return kind
+
+
+TileKind = Annotated[str, AfterValidator(tile_kind),
+                     WithJsonSchema({"type": "string", "pattern": rf"^({TILE_KIND})$", "examples": ["5m"]})]
 Pixel = Annotated[float, Field(allow_inf_nan=False)]  # a NaN corner would pass through grouping as garbage
 Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 

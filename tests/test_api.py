@@ -163,10 +163,13 @@ def test_table_refuses_malformed_tiles(client, tile):
     ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, NaN], [0, 1]]}', ["polygon", 2, 1], "finite number"),
     ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1e999], [0, 1]]}', ["polygon", 2, 1], "finite number"),
     ('{"kind": "5m", "confidence": NaN, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "finite number"),
-    ('{"kind": "5m", "confidence": 1.5, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "less than or equal to 1")])
-def test_table_refuses_corners_and_confidences_that_are_no_numbers_saying_where(client, tile, where, words):
+    ('{"kind": "5m", "confidence": 1.5, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "less than or equal to 1"),
+    ('{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["kind"], "unknown tile 'x9': expected a code like 5m"),
+    ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["9z", 0.5]]}', ["candidates", 0, 0],
+     "unknown tile '9z'")])
+def test_table_refuses_bad_kinds_corners_and_confidences_saying_where(client, tile, where, words):
     """JSON as Python writes it may carry NaN and Infinity: refused with the field named, not read as garbage (nor
-    a validation answer that cannot itself be written as JSON)."""
+    a validation answer that cannot itself be written as JSON). A bad kind is said in words, not as a regex."""
     r = client.post("/api/table", content='{"tiles": [' + tile + "]}", headers={"content-type": "application/json"})
     assert r.status_code == 422
     (error,) = r.json()["detail"]
