@@ -1,4 +1,6 @@
 """The web API through FastAPI's test client: scoring, and bad input answered with a 4xx a person can act on."""
+import random
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -157,6 +159,20 @@ def test_table_offers_the_unsure_reading_that_completes_a_fourteen_tile_hand_and
 def test_table_refuses_malformed_tiles(client, tile):
     r = client.post("/api/table", json={"tiles": [tile]})
     assert r.status_code == 422
+
+
+def test_table_answers_for_as_many_tiles_as_it_takes_heaped_on_one_spot(client):
+    """400 tiles (the request's limit) on one spot, as a script could send: every pair of them is near, and
+    they make one long line. It is answered (no legal hand there), not left working: the line's ways to cut
+    melds grew as 2 to the tiles' number."""
+    kinds = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+    jitter = random.Random(3)  # under a pixel: with seed 3 such a heap never finished (seeds 2 and 3 at 60 tiles)
+    tiles = []
+    for i in range(400):
+        x, y = 100 + jitter.random(), 100 + jitter.random()
+        tiles.append({"kind": kinds[i % len(kinds)], "polygon": [[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]]})
+    r = client.post("/api/table", json={"tiles": tiles})
+    assert r.status_code == 200 and len(r.json()["tiles"]) == 400
 
 
 @pytest.mark.parametrize("tile, where, words", [

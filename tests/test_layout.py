@@ -190,6 +190,18 @@ def test_several_melds_touching_each_other():
 
 
 
+def test_no_more_than_four_melds_are_cut_from_a_line():
+    """A hand holds at most four melds: a fifth called set further left stays among the concealed tiles, and
+    is a problem there (a sideways tile). Cutting on would double the ways to read a line for each meld tried:
+    tiles heaped in one long line (hundreds, sent to /api/table) never finished."""
+    tiles = lay_row("2m 2m | 9p 9p> 9p 1s 1s> 1s 5s 5s> 5s 7m> 8m 9m 1z 1z 1z>", 0, gap_between=0.5)
+    r = read_one(tiles)
+    assert [(m.kind, m.source) for m in r.melds] == [("pon", "across"), ("pon", "across"), ("chi", "left"),
+                                                     ("pon", "right")]
+    assert kinds(tiles, r.concealed) == ["2m", "2m", "9p", "9p", "9p"]
+    assert any("sideways" in message for message, _ in r.problems)
+
+
 @pytest.mark.parametrize("first", ["melds", "drawn", "hand"])
 def test_a_drawn_tile_set_apart_between_hand_and_melds_is_in_the_hand_whatever_the_tiles_order(first):
     """A drawn tile is laid a little apart from the hand, and the melds a little further: the hand and the melds

@@ -168,16 +168,27 @@ def _short(tile: Tile) -> float:
     return min(tile.size)
 
 
-def _side_by_side(a: Tile, b: Tile, along: np.ndarray, max_gap: float, max_offset: float) -> bool:
-    """Whether b is a's neighbour in a row running along a unit direction: the gap between them is small
-    against their length along the row, their offset small against their depth across it. Measured along
-    and across the row, not by the tiles' own sides, so foreshortened tiles (a standing row seen from above,
-    a far row in a low photo) still join."""
-    across = np.array([-along[1], along[0]])
-    gap, offset = _gap_and_offset(a, b, along)
-    length = 2 * min(a.extent_along(along), b.extent_along(along))
-    depth = max(2 * min(a.extent_along(across), b.extent_along(across)), 0.25 * length)  # a sliver has some depth
-    return gap < max_gap * length and offset < max_offset * depth
+def _side_by_side(polygons: np.ndarray, centers: np.ndarray, pairs: np.ndarray, along: np.ndarray,
+                  max_gap: float, max_offset: float) -> np.ndarray:
+    """For each pair (a, b) of tile indices, whether b is a's neighbour in a row running along its unit
+    direction (one per pair): the gap between them is small against their length along the row, their offset
+    small against their depth across it. Measured along and across the row, not by the tiles' own sides, so
+    foreshortened tiles (a standing row seen from above, a far row in a low photo) still join. In arrays: a
+    table asks it of every pair of tiles near each other (tiles heaped on one spot: every pair)."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1)
+
+    def extent(i: np.ndarray, direction: np.ndarray) -> np.ndarray:  # Tile.extent_along, pair by pair
+        proj = np.einsum("pkc,pc->pk", polygons[i], direction)
+        return (proj.max(axis=1) - proj.min(axis=1)) / 2
+
+    d = centers[b] - centers[a]
+    ext_a, ext_b = extent(a, along), extent(b, along)
+    gap = np.abs(np.einsum("pc,pc->p", d, along)) - ext_a - ext_b
+    offset = np.abs(np.einsum("pc,pc->p", d, across))
+    length = 2 * np.minimum(ext_a, ext_b)
+    depth = np.maximum(2 * np.minimum(extent(a, across), extent(b, across)), 0.25 * length)  # a sliver has depth
+    return (gap < max_gap * length) & (offset < max_offset * depth)
 
 
 def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
@@ -204,19 +215,21 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # in front). Where the face-up tiles around it say its row, it does not join across that
     doubtful_backs = {i: row for i, t in enumerate(tiles) if t.kind == "back" and t.size[0] > t.size[1]
                       and (row := _row_from_neighbours(tiles, i, axes, dist[i])) is not None}
-    for i in range(len(tiles)):
-        for j in (j for j in near[i] if j > i):
-            cos = float(axes[i] @ axes[j])
-            if abs(cos) < 0.8:
-                continue
-            # measured halfway between the two: the box of a sheared face seen aslant leans off its row, up to
-            # about 35 degrees in low snapshots (cosine 0.9 split such rows)
-            along = axes[i] + np.sign(cos) * axes[j]
-            along /= np.linalg.norm(along)
-            if any(k in doubtful_backs and abs(float(doubtful_backs[k] @ along)) < 0.5 for k in (i, j)):
-                continue
-            if _side_by_side(tiles[i], tiles[j], along, max_gap, 0.4):
-                parent[find(i)] = find(j)
+    polygons = np.array([t.polygon for t in tiles], dtype=float).reshape(-1, 4, 2)
+    pairs = np.array([(i, j) for i in range(len(tiles)) for j in near[i] if j > i], dtype=int).reshape(-1, 2)
+    axis = np.array(axes).reshape(-1, 2)
+    cos = np.einsum("pc,pc->p", axis[pairs[:, 0]], axis[pairs[:, 1]])
+    pairs, cos = pairs[np.abs(cos) >= 0.8], cos[np.abs(cos) >= 0.8]
+    # measured halfway between the two: the box of a sheared face seen aslant leans off its row, up to about 35
+    # degrees in low snapshots (cosine 0.9 split such rows)
+    along = axis[pairs[:, 0]] + np.sign(cos)[:, None] * axis[pairs[:, 1]]
+    along /= np.linalg.norm(along, axis=1, keepdims=True)
+    joins = _side_by_side(polygons, centers, pairs, along, max_gap, 0.4)
+    for k, row in doubtful_backs.items():
+        for side in (0, 1):
+            joins &= ~((pairs[:, side] == k) & (np.abs(along @ row) < 0.5))
+    for i, j in pairs[joins]:
+        parent[find(int(i))] = find(int(j))
     # a tile lying across a row (a called tile, a riichi tile; an added kan's stacked pair) joins the row it
     # continues: it is alone in its first-pass group, or one of two alike (the stack). So do a closed kan's two
     # face-down tiles, whose row direction was only a guess from their shape: seen at a grazing angle, a
@@ -253,7 +266,7 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
                        else abs(float(axes[i] @ row)) <= 0.75)  # a back's axis is only a guess from its shape
             if not crosses:
                 continue
-            if _side_by_side(tiles[i], tiles[j], row, max_gap, 0.5):
+            if _side_by_side(polygons, centers, np.array([[i, j]]), row[None], max_gap, 0.5)[0]:
                 parent[find(i)] = find(j)
     # a tile whose glyph looks alike a quarter turned (1p, 4p, 5p, 9p, haku) has no glyph top to go by: where
     # the reader's guess runs across its row and its neighbours are such tiles too, it is still alone. It
@@ -266,7 +279,8 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
         if row is None:
             continue
         for j in near[i]:
-            if find(j) != find(i) and _side_by_side(t, tiles[j], row, max_gap, 0.4):
+            if find(j) != find(i) and _side_by_side(polygons, centers, np.array([[i, j]]), row[None], max_gap,
+                                                     0.4)[0]:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(tiles)):
@@ -311,8 +325,15 @@ def _in_row(tiles: list[Tile], members: list[int], centers: np.ndarray) -> np.nd
     a, b = np.triu_indices(len(members), 1)  # every pair's line: its unit normal, then each centre's distance
     d = centers[b] - centers[a]
     normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-9)
-    inside = np.abs(np.einsum("pk,pnk->pn", normal, centers[None] - centers[a][:, None])) < band
-    best = inside[int(np.argmax(inside.sum(axis=1)))]
+    at = np.einsum("pk,pk->p", normal, centers[a])  # each line's offset from the origin
+
+    def inside(lines: slice) -> np.ndarray:  # which centres lie within the band of each line
+        return np.abs(normal[lines] @ centers.T - at[lines, None]) < band
+
+    # pairs times centres, a slice of lines at a time: tiles heaped in one line (hundreds) stay in memory
+    counts = np.concatenate([inside(slice(s, s + 4096)).sum(axis=1) for s in range(0, len(a), 4096)])
+    k = int(np.argmax(counts))
+    best = inside(slice(k, k + 1))[0]
     return best if best.sum() >= 3 and 2 * best.sum() > len(members) else everything
 
 
@@ -454,27 +475,29 @@ def build_line(tiles: list[Tile], members: list[int], up: np.ndarray | None = No
     order = sorted(members, key=lambda i: float(tiles[i].center @ right))
     stacked: dict[int, int] = {}
     sideways = [i for i in order if is_sideways(tiles[i], up)]
+    centers = np.array([tiles[i].center for i in sideways]).reshape(-1, 2)
     for a in sideways:
-        for b in sideways:
-            if a == b or a in stacked or b in stacked or a in stacked.values():
-                continue
-            along, across = _offset_in_tile_frame(tiles[a], tiles[b].center - tiles[a].center, right)
-            # b on a, about a tile's width away from the owner; from half: the detector's box on the lower tile
-            # may take in part of the stacked one (dev seed 20, session 28: 0.58; 0.6 before, no other hand moved)
-            if abs(along) < 0.35 and 0.5 < across < 1.4:
-                stacked[b] = a
+        if a in stacked or a in stacked.values():
+            continue
+        along, across = _offset_in_tile_frame(tiles[a], centers - tiles[a].center, right)
+        # b on a, about a tile's width away from the owner; from half: the detector's box on the lower tile may
+        # take in part of the stacked one (dev seed 20, session 28: 0.58; 0.6 before, no other hand moved)
+        on_a = (sideways[k] for k in np.flatnonzero((np.abs(along) < 0.35) & (0.5 < across) & (across < 1.4)))
+        b = next((b for b in on_a if b != a and b not in stacked), None)
+        if b is not None:
+            stacked[b] = a  # one tile stacked on each
     return Line([i for i in order if i not in stacked], up, stacked)
 
 
-def _offset_in_tile_frame(tile: Tile, d: np.ndarray, right: np.ndarray) -> tuple[float, float]:
-    """An image offset in units of a tile's own edges: along the row (its edge nearer ``right``) and across it,
-    positive away from the owner. Seen aslant, "away from the owner" is the tile's sheared side, not the image
-    normal to the row."""
+def _offset_in_tile_frame(tile: Tile, d: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image offsets (rows of ``d``) in units of a tile's own edges: along the row (its edge nearer ``right``)
+    and across it, positive away from the owner. Seen aslant, "away from the owner" is the tile's sheared side,
+    not the image normal to the row."""
     along, across = _edges_along(tile, right)
     if float(across @ np.array([right[1], -right[0]])) < 0:  # make it point away from the owner (up)
         across = -across
-    (a, b), *_ = np.linalg.lstsq(np.column_stack([along, across]), d, rcond=None)  # lstsq: a degenerate polygon
-    return float(a), float(b)
+    a, b = np.linalg.pinv(np.column_stack([along, across])) @ d.T  # least squares: a degenerate polygon
+    return a, b
 
 
 def lines(tiles: list[Tile], max_gap_tiles: float = 2.5, centre: np.ndarray | None = None) -> list[Line]:
@@ -733,6 +756,7 @@ class LineReading:
 
 
 CLEAR_GAP = 0.3  # a gap of this many short sides before a meld is a clear place to cut
+MAX_MELDS = 4  # a hand holds at most four melds: no more cuts are tried (each doubles the ways to cut a line)
 
 
 def read_line(tiles: list[Tile], line: Line) -> LineReading:
@@ -754,7 +778,8 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     typical = float(np.median(shape))
     shaped_across = {i for i, s in zip(positions, shape) if s >= LIES_ACROSS * typical and tiles[i].kind != "back"}
 
-    def search(end: int, melds: list[MeldReading], problems: list, gap_score: float, clear_cuts: int) -> None:
+    def search(end: int, melds: list[MeldReading], problems: list, gap_score: float, clear_cuts: int,
+               cuts: int) -> None:
         nonlocal best
         prefix = positions[:end]
         lead = _backs_first(tiles, prefix)
@@ -766,7 +791,7 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
         key = (len(p), -clear_cuts, sum(len(where) for _, where in p), -gap_score, len(melds))
         if best is None or key < best[0]:
             best = (key, prefix, list(melds), p)
-        if not odd and not shaped_across.intersection(prefix):
+        if cuts == MAX_MELDS or not odd and not shaped_across.intersection(prefix):
             return
         for size in (3, 4):
             start = end - size
@@ -779,9 +804,9 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
             new_problems = problems + ([problem] if problem else [])
             gap = _gap_before(tiles, line, positions, start)
             search(start, melds + ([meld] if meld else []), new_problems, gap_score + gap,
-                   clear_cuts + (start > 0 and gap > CLEAR_GAP))  # not at the line's start: no hand there
+                   clear_cuts + (start > 0 and gap > CLEAR_GAP), cuts + 1)  # not at the line's start: no hand
 
-    search(len(positions), [], [], 0.0, 0)
+    search(len(positions), [], [], 0.0, 0, 0)
     _, concealed, melds, problems = best
     concealed = _less_boxes_beyond_a_hand(tiles, line, list(concealed), len(melds))
     for meld in melds:
