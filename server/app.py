@@ -12,7 +12,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
 from rules.context import Context, Discard, Missed
@@ -101,6 +101,18 @@ class TileIn(BaseModel):
         description="the reader's likeliest kinds, best first, as /api/recognize gave them: where the rules rule "
                     "out a tile's kind (a meld that is no meld, a fifth copy) another of them is taken. Send none "
                     "for a kind set by hand, which then stays as set")
+
+    @field_validator("candidates")
+    @classmethod
+    def best_first(cls, candidates: list) -> list:
+        """The rules weigh another candidate against the first (a ratio of their probabilities)."""
+        probs = [p for _, p in candidates]
+        if probs and probs[0] <= 0:
+            raise PydanticCustomError("candidates_first", "the first candidate (the likeliest) must be above 0 likely")
+        if any(a < b for a, b in zip(probs, probs[1:])):
+            raise PydanticCustomError("candidates_order", "candidates go best first: each at most as likely as the "
+                                                          "one before")
+        return candidates
 
 
 class TableRequest(BaseModel):

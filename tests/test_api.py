@@ -182,7 +182,13 @@ def test_table_answers_for_as_many_tiles_as_it_takes_heaped_on_one_spot(client):
     ('{"kind": "5m", "confidence": 1.5, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "less than or equal to 1"),
     ('{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["kind"], "unknown tile 'x9': expected a code like 5m"),
     ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["9z", 0.5]]}', ["candidates", 0, 0],
-     "unknown tile '9z'")])
+     "unknown tile '9z'"),
+    # the rules weigh a candidate by its probability over the first's: 0 gave a 500 (a division), a likelier
+    # second a confidence of 9 that the next request refused
+    ('{"kind": "1m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["1m", 0], ["2m", 0]]}',
+     ["candidates"], "the first candidate (the likeliest) must be above 0"),
+    ('{"kind": "1m", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]], "candidates": [["1m", 0.1], ["2m", 0.9]]}',
+     ["candidates"], "candidates go best first")])
 def test_table_refuses_bad_kinds_corners_and_confidences_saying_where(client, tile, where, words):
     """JSON as Python writes it may carry NaN and Infinity: refused with the field named, not read as garbage (nor
     a validation answer that cannot itself be written as JSON). A bad kind is said in words, not as a regex."""
