@@ -91,6 +91,8 @@ class Camera:
     def __init__(self, index: int):
         import cv2
 
+        if index < 0:  # OpenCV's "any camera": with none there, OpenCV 5 crashed the process
+            raise RuntimeError(f"camera {index} is no camera index: give 0 for the first camera, 1 for the next")
         self.capture = cv2.VideoCapture(index)
         if not self.capture.isOpened():
             raise RuntimeError(f"camera {index} could not be opened")
@@ -202,3 +204,5 @@ async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:
         reader.set_options(json.loads(text))
     except (ValueError, TypeError) as e:  # bad JSON, an option of the wrong type or value, a context the rules refuse
         await ws.send_json({"error": f"options not applied: {e}"})
+    except RecursionError:  # JSON nested deeper than the parser goes
+        await ws.send_json({"error": "options not applied: the JSON is nested too deeply"})

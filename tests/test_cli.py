@@ -67,6 +67,12 @@ def test_check_cases_on_the_shared_records(shared, capsys):
     assert capsys.readouterr().out.splitlines()[-1] == "6878 passed, 0 failed"
 
 
+def test_serve_refuses_a_negative_camera_index_before_opening_it(capsys):
+    """-1 is OpenCV's "any camera"; on a machine with none, OpenCV 5 crashed the process there."""
+    assert main(["serve", "--camera", "-1"]) == 2
+    assert "camera -1 is no camera index: give 0 for the first camera" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("port, words", [("99999", "99999 is not a port: give one from 1 to 65535"),
                                          ("-5", "-5 is not a port"), ("0", "0 is not a port"),
                                          ("http", "'http' is not a port number")])
