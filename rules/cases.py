@@ -95,6 +95,8 @@ def case_context(case: dict, second_ron: bool = False) -> Context:
 def score_deltas(case: dict, gain: int, payments) -> list[int]:
     """Our payments laid out in the record's seat order (the winner is the seat with the largest change)."""
     expected = case["expected"]["score_deltas"]
+    if len(expected) not in SOURCE_OFFSET:
+        raise HandError(f"score_deltas has {len(expected)} seats: a table has 3 or 4")
     winner_seat = max(range(len(expected)), key=lambda s: expected[s])
     winner_wind = "ESWN".index(case["seat_wind"])
     n = len(expected)
@@ -122,7 +124,9 @@ def check_case(case: dict, previous: dict | None = None) -> CaseResult:
         problems.append(f"error: {e}")
     except KeyError as e:  # a line of another format, or cut short
         problems.append(f"error: the case has no {e} field")
-    return CaseResult(case.get("id", "?"), not problems, problems)
+    except (TypeError, ValueError, AttributeError) as e:  # a field of another type or shape: a number as text...
+        problems.append(f"error: a field of the wrong type or shape ({type(e).__name__}: {e})")
+    return CaseResult(str(case.get("id", "?")), not problems, problems)
 
 
 def _check_agari(case: dict, second_ron: bool) -> list[str]:

@@ -62,6 +62,30 @@ def test_check_cases_says_a_binary_file_is_not_text_and_a_case_missing_a_field_f
     assert out[0].startswith("cut: error: the case has no ") and out[-1] == "0 passed, 1 failed"
 
 
+AGARI = {"kind": "agari", "id": "win", "players": 4, "rules": {"aka": True, "kuitan": True}, "round_wind": "E",
+         "seat_wind": "S", "dealer": False, "honba": 0, "riichi_sticks": 0,
+         "concealed": ["2m", "3m", "4m", "9m", "9m", "9m", "5p", "6p", "7p", "8p", "8p", "2s", "3s", "4s"], "melds": [],
+         "win_tile": "9m", "tsumo": False, "from": "across", "dora_indicators": ["1z"], "ura_indicators": [], "kita": 0,
+         "discards": [], "expected": {"han": 0, "yakuman": 0, "fu": 40, "points": 0, "limit": "", "yaku": [],
+                                      "score_deltas": [0, 0, 0, 0]}}
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("honba", "3", "a field of the wrong type or shape (TypeError"), ("concealed", 5, "wrong type or shape"),
+    ("melds", ["x"], "wrong type or shape"), ("expected", [1], "wrong type or shape"),
+    ("discards", None, "wrong type or shape"),
+    ("expected", dict(AGARI["expected"], score_deltas=[0, 0]), "score_deltas has 2 seats: a table has 3 or 4")])
+def test_check_cases_says_a_field_of_the_wrong_type_and_goes_on_to_the_next_line(field, value, words, tmp_path,
+                                                                              capsys):
+    """A field of another type stopped the run with a traceback, no count of the lines passed."""
+    bad = dict(AGARI, id="bad", **{field: value})
+    (tmp_path / "cases.jsonl").write_text(json.dumps(bad) + "\n" + json.dumps(dict(AGARI, id="next")) + "\n")
+    assert main(["check-cases", str(tmp_path / "cases.jsonl")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("bad: error: ") and words in out[0]
+    assert out[1:] == ["1 passed, 1 failed"]  # the next line still checked (no yaku: as its record says)
+
+
 def test_check_cases_on_the_shared_records(shared, capsys):
     assert main(["check-cases", str(shared / "data/rules/tenhou-cases.jsonl")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "6878 passed, 0 failed"
