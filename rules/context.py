@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from .ruleset import TENHOU, Ruleset
 from .tiles import SOURCES, WINDS, HandError, kind
 
+MAX_STICKS = 100  # honba or riichi sticks above this are no table's count (10**30 was paid out digit by digit)
+
 
 @dataclass(frozen=True)
 class Discard:
@@ -101,10 +103,26 @@ class Context:
             raise HandError("tenhou is the dealer's win; a non-dealer's first-draw win is chiihou")
         if self.chiihou and self.dealer:
             raise HandError("chiihou is a non-dealer's win; the dealer's first-draw win is tenhou")
+        if self.renhou and self.dealer:
+            raise HandError("renhou is a non-dealer's win before their first draw; the dealer draws first")
+        first_turn = next((n for n in ("tenhou", "chiihou", "renhou") if getattr(self, n)), None)
+        last_tile = next((n for n in ("haitei", "houtei") if getattr(self, n)), None)
+        if first_turn and self.riichi:  # riichi is declared with a discard, after the first draw's
+            raise HandError(f"{first_turn} is won before any discard, so before any riichi")
+        if first_turn and last_tile:
+            raise HandError(f"{first_turn} is won on the first turn, {last_tile} on the last tile: not both")
+        if self.ippatsu and self.rinshan and not self.kita:  # a north set aside draws from the dead wall too
+            raise HandError("ippatsu and rinshan cannot be one win: the kan declared after riichi ends ippatsu")
+        for name, indicators in (("dora", self.dora_indicators), ("ura dora", self.ura_indicators)):
+            if len(indicators) > 5:  # not tied to the dora given: a photo may leave the dead wall out of view
+                raise HandError(f"{len(indicators)} {name} indicators: at most 5 (the first and one per kan)")
         for t in self.dora_indicators + self.ura_indicators + self.visible:
             kind(t)
         if self.honba < 0 or self.riichi_sticks < 0 or self.kita < 0:
             raise HandError("honba, riichi sticks and kita cannot be negative")
+        if max(self.honba, self.riichi_sticks) > MAX_STICKS:
+            raise HandError(f"honba {self.honba}, riichi sticks {self.riichi_sticks}: no table counts above "
+                            f"{MAX_STICKS}")
         if self.kita > 4:
             raise HandError(f"kita {self.kita}: a set has only four north tiles to set aside")
         if self.kita and not self.ruleset.kita:

@@ -108,8 +108,17 @@ def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
 def _check_table(hand: Hand, ctx: Context) -> None:
     """Refuse a context the hand makes impossible (Context checks the flags against each other, not the hand)."""
     # the norths set aside (kita) are not counted here: a photo's reading gives them as visible tiles too
-    tiles = hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators) + list(ctx.visible)
+    tiles = (hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators)
+             + list(ctx.ura_indicators) + list(ctx.visible))
     check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
+    if ctx.ruleset.players == 3 and (manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None)):
+        raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
+    norths = hand.all_tiles().count("4z") + ctx.kita
+    if norths > 4:
+        raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")
+    if ctx.pao and not any(m.is_open and m.source == ctx.pao and m.tiles[0][1] == "z" for m in hand.melds):
+        raise HandError(f"pao: no dragon or wind set of this hand was called from {ctx.pao}, so {ctx.pao} is not "
+                        "liable")
     open_meld = next((m for m in hand.melds if m.is_open), None)
     if ctx.riichi and open_meld:
         name = "double riichi" if ctx.double_riichi else "riichi"

@@ -367,10 +367,11 @@ def _generate(rng: random.Random, seed: int, index: int, rules: Ruleset) -> Case
     ippatsu = riichi and rng.random() < 0.15
     has_kan = any(m.is_kan for m in melds)
     rinshan = tsumo and has_kan and rng.random() < 0.3
+    ippatsu = ippatsu and not rinshan  # the kan declared after riichi ends ippatsu (the draws stay as they were)
     haitei = tsumo and not rinshan and rng.random() < 0.04
     houtei = not tsumo and rng.random() < 0.04
     chankan = not tsumo and not houtei and rng.random() < 0.03
-    first_draw = tsumo and not melds and not riichi and rng.random() < 0.02
+    first_draw = tsumo and not melds and not riichi and rng.random() < 0.02 and not haitei  # not the last tile too
     # renhou (a non-dealer's ron before their first draw) where the ruleset pays it
     renhou = (rules.renhou != "none" and not tsumo and seat != "E" and not melds and not riichi and not houtei
               and not chankan and rng.random() < 0.5)

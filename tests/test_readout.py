@@ -167,6 +167,17 @@ def test_three_player_waits_are_valued_without_an_across_seat():
     # the replacement draw comes only after a kan (a pon is not one)
     ("123m456p789s11z 55'5z", {"rinshan": True, "tsumo": True}, "rinshan kaihou needs a kan: this hand has none"),
     ("123m456p789s11z555z", {"rinshan": True, "tsumo": True}, "rinshan kaihou needs a kan"),
+    # a three-player set has no 2m-8m, in the hand or anywhere on the table
+    ("234m456p789s11z555z", {"tsumo": True, "ruleset": TENHOU_SANMA}, "2m: a three-player set has no 2m-8m"),
+    ("123p456p789s11z555z", {"tsumo": True, "dora_indicators": ("7m",), "ruleset": TENHOU_SANMA}, "7m: a three"),
+    # the norths set aside and the hand's own: a set has four
+    ("123p456p789s11z [4444z]", {"tsumo": True, "kita": 1, "ruleset": TENHOU_SANMA},
+     "5 north tiles: kita 1 set aside and 4 in the hand"),
+    # ura indicators are tiles of the set too (five 7z: 15 ura dora were counted)
+    ("123m456p789s11z555z", {"tsumo": True, "riichi": True, "ura_indicators": ("7z",) * 5}, "5 copies of 7z"),
+    # pao: the liable player fed a dragon or wind set of the hand
+    ("11m555z 6'66z 77'7z 1'23m", {"tsumo": True, "pao": "right"}, "no dragon or wind set of this hand was called "
+                                                                     "from right, so right is not liable"),
 ])
 def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     with pytest.raises(HandError, match=words):
@@ -178,6 +189,16 @@ def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     ({"kita": 5, "ruleset": TENHOU_SANMA}, "kita 5: a set has only four north tiles"),
     ({"kita": 10**18, "ruleset": TENHOU_SANMA}, "a set has only four north tiles"),
     ({"kita": -1, "ruleset": TENHOU_SANMA}, "cannot be negative"),
+    ({"renhou": True, "win_from": "left", "ruleset": TENHOU.with_options(renhou="yakuman")},
+     "renhou is a non-dealer's win"),
+    ({"tenhou": True, "tsumo": True, "riichi": True}, "tenhou is won before any discard, so before any riichi"),
+    ({"chiihou": True, "tsumo": True, "seat_wind": "S", "double_riichi": True}, "chiihou is won before any discard"),
+    ({"tenhou": True, "tsumo": True, "haitei": True}, "tenhou is won on the first turn, haitei on the last tile"),
+    ({"renhou": True, "win_from": "left", "seat_wind": "S", "houtei": True}, "renhou is won on the first turn"),
+    ({"riichi": True, "ippatsu": True, "rinshan": True, "tsumo": True}, "ippatsu and rinshan cannot be one win"),
+    ({"dora_indicators": ("1m",) * 6}, "6 dora indicators: at most 5"),
+    ({"ura_indicators": ("1m",) * 6, "riichi": True}, "6 ura dora indicators: at most 5"),
+    ({"honba": 10**30}, "no table counts above 100"), ({"riichi_sticks": 101}, "no table counts above 100"),
 ])
 def test_impossible_table_event_or_kita_count_is_refused(kwargs, words):
     with pytest.raises(HandError, match=words):
@@ -199,6 +220,12 @@ def test_legal_neighbours_of_the_refused_contexts_still_score():
                 Context(seat_wind="S", tsumo=True, rinshan=True, kita=2, visible=("4z", "4z"), ruleset=TENHOU_SANMA),
                 "2p")
     assert sorted(r.win.yaku) == [("haku", 1), ("kita", 2), ("menzen tsumo", 1), ("rinshan kaihou", 1)]
+    # in Tenhou's sanma a north set aside is drawn for from the dead wall: ippatsu is not ended by a kan then
+    assert Context(riichi=True, ippatsu=True, rinshan=True, tsumo=True, kita=1, ruleset=TENHOU_SANMA).ippatsu
+    # pao where a dragon set was called from the liable player, the third kept concealed (the second call made
+    # daisangen sure): left pays the whole of the dealer's yakuman, 48000
+    r = analyse(parse_hand("11m555z 6'66z 77'7z 1'23m"), Context(tsumo=True, pao="left"), "1m")
+    assert r.win.yakuman == 1 and [(p.payer, p.points) for p in r.win.payments] == [("left", 48000)]
     # houtei alone and chankan alone are fine
     assert Context(houtei=True, win_from="left").houtei and Context(chankan=True, win_from="left").chankan
 
