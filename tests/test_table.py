@@ -550,12 +550,12 @@ def test_four_haku_among_faces_in_a_hand_stay_haku_when_a_fifth_blank_is_misread
 def test_a_closed_kan_of_a_set_with_white_backs_reads_its_blank_pair_as_face_down(kan, kind):
     """White backs show a closed kan's face-down pair as two blank faces, read as haku: the kan's layout says
     they are face down, however few blank tiles the photo shows. Two haku side by side in the hand stay haku."""
-    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z | " + kan, 0, origin=(200.0, 700.0))
+    tiles = lay_row("1m 2m 3m 4s 5s 6s 7s 8s 9s 5z 5z | " + kan, 0, origin=(200.0, 700.0))
     table = read_table(tiles)
     me = table.seats["self"]
     (meld,) = me.melds
     assert meld.kind == "ankan" and meld.tiles[0] in (kind, "0p") and plain_kinds(meld.tiles) == [kind] * 4
-    assert kinds(table, me.concealed) == "1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z".split()
+    assert kinds(table, me.concealed) == "1m 2m 3m 4s 5s 6s 7s 8s 9s 5z 5z".split()
     assert sum(table.tiles[i].kind == "back" for i in meld.tile_indices) == 2 and table.problems == []
     assert any("white backs" in n for n in meld.notes)
     # the same with a fifth 1m in a pond, which has the table read twice: the kan is read so both times
@@ -563,6 +563,21 @@ def test_a_closed_kan_of_a_set_with_white_backs_reads_its_blank_pair_as_face_dow
     (meld,) = table.seats["self"].melds
     assert meld.kind == "ankan" and sum(table.tiles[i].kind == "back" for i in meld.tile_indices) == 2
     assert any("white backs" in n for n in meld.notes) and any("5 copies of 1m" in p.message for p in table.problems)
+
+
+@pytest.mark.parametrize("spec, concealed", [
+    # tsumo on haku: the drawn 5z set apart ends [5z, 1z, 1z, 5z], which read as a kan of 1z with white backs
+    ("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 1z 1z | 5z", "1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 1z 1z 5z"),
+    # the same drawn touching the hand; and [1z, 5z, 5z, 1z] with a third 1z beside: a kan of 1z would be a fifth
+    ("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 1z", "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 1z"),
+])
+def test_a_hands_pair_beside_its_haku_pair_with_the_drawn_tile_is_no_white_backed_kan(spec, concealed):
+    """A sorted hand's pair and its haku pair, with the drawn tile after them, show the closed kan's layout of a
+    set with white backs ([X, haku, haku, X]); but a kan's four touch, and it holds every X there is."""
+    table = read_table(lay_row(spec, 0, origin=(200.0, 700.0), gap_between=0.5))
+    me = table.seats["self"]
+    assert me.melds == [] and kinds(table, me.concealed) == concealed.split() and table.problems == []
+    assert "back" not in [t.kind for t in table.tiles]
 
 
 def plain_kinds(codes):

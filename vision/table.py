@@ -32,8 +32,8 @@ from typing import Sequence
 import numpy as np
 
 from .classes import BLANK_FACES, plain
-from .layout import (OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line, segments,
-                     shaped_as_a_meld)
+from .layout import (CLEAR_GAP, OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line,
+                     segments, shaped_as_a_meld)
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -317,11 +317,13 @@ def _a_set(kinds: list[str]) -> bool:
 def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
     """A closed kan of a set with white backs shows its face-down pair as two blank faces, read as haku: four
     upright tiles of a hand line reading [haku, X, X, haku] or [X, haku, haku, X] are such a kan of X, and its
-    haku are turned face down (in place; their indices returned). No sorted hand holds two haku so, and a
-    kan's face-down pair is what a set with white backs shows; on the dev scenes of seeds 9, 10, 16 and 17 every
-    such four was one. A tile a person fixed stays as fixed."""
+    haku are turned face down (in place; their indices returned). On the dev scenes of seeds 9, 10, 16 and 17
+    every such four was one. But a hand's pair beside its haku pair, with its drawn tile (123m 55z 11z + 5z),
+    reads so too: the four must touch (no gap of ``CLEAR_GAP``: the drawn tile is set apart), and no other X
+    may show in the photo (a kan holds all four). A tile a person fixed stays as fixed."""
     positions = line.tiles
     turned: set[int] = set()
+    counts = _face_up_counts(tiles)
     for start in range(len(positions) - 3):
         group = positions[start:start + 4]
         if turned & set(group) or any(is_sideways(tiles[i], line.up) for i in group):
@@ -329,8 +331,11 @@ def _white_backed_closed_kans(tiles: list[Tile], line: Line) -> set[int]:
         blank = [tiles[i].kind == "5z" and not tiles[i].fixed for i in group]
         if blank not in ([True, False, False, True], [False, True, True, False]):
             continue
+        if any(_gap(tiles, line, a, b) >= CLEAR_GAP for a, b in zip(group, group[1:])):
+            continue
         faces = [tiles[i].kind for i, b in zip(group, blank) if not b]
-        if faces[0] != "back" and faces[0] != "5z" and plain(faces[0]) == plain(faces[1]):
+        if (faces[0] != "back" and faces[0] != "5z" and plain(faces[0]) == plain(faces[1])
+                and counts[plain(faces[0])] == 2):
             for i, b in zip(group, blank):
                 if b:
                     tiles[i] = replace(tiles[i], kind="back")
