@@ -30,6 +30,9 @@ WS_CLOSE_CODE = 4401
 NEEDS_CODE = ("this riichi-lens server needs the access code printed in its terminal: open the URL shown there "
               "(or scan its QR code), or add ?code=... to the address")
 WRONG_CODE = "wrong access code: open the URL printed in the riichi-lens terminal (or scan its QR code)"
+# a websocket's close reason is at most 123 bytes: the same said shorter (the page says it in its own words)
+WS_REASON = {NEEDS_CODE: "access code needed: open the URL printed in the riichi-lens terminal",
+             WRONG_CODE: "wrong access code: open the URL printed in the riichi-lens terminal"}
 
 
 def new_code(length: int = 8) -> str:
@@ -108,7 +111,7 @@ class AccessCodeMiddleware:
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
-            return await send({"type": "websocket.close", "code": WS_CLOSE_CODE, "reason": message[:120]})
+            return await send({"type": "websocket.close", "code": WS_CLOSE_CODE, "reason": WS_REASON[message]})
         accept = dict(scope.get("headers") or []).get(b"accept", b"")
         if b"text/html" in accept:
             body = (f"<!doctype html><meta charset=utf-8><title>riichi-lens: access code needed</title>"

@@ -3,6 +3,7 @@ import io
 import struct
 import zlib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -74,6 +75,17 @@ def test_a_jpeg_with_more_after_its_image_is_read():
     data = jpeg_bytes(400, 300)
     for trailer in (b"\n", b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 40):
         assert load_image(data + trailer).shape == (300, 400, 3)
+
+
+def test_a_png_is_read_whole_with_more_after_its_end_and_refused_cut():
+    """A PNG's end is its IEND chunk, found by walking the chunks: bytes after it (an app's trailer) were taken
+    for a cut file."""
+    image = np.full((30, 40, 3), 90, np.uint8)
+    data = cv2.imencode(".png", image)[1].tobytes()
+    assert load_image(data + b"\0" * 100).shape == (30, 40, 3)
+    for cut in (data[:-1], data[:len(data) // 2], data[:40]):
+        with pytest.raises(ImageError, match="the PNG is truncated"):
+            load_image(cut)
 
 
 def test_missing_file_and_bad_arrays(tmp_path):

@@ -507,6 +507,21 @@ def test_read_cli_prints_one_json_line_per_photo_and_refuses_a_non_image(scene, 
     assert (tmp_path / f"{photos[0].stem}.annotated.jpg").is_file()
 
 
+def test_read_cli_keeps_the_annotated_copies_of_two_photos_named_alike(scene, tmp_path, capsys):
+    from server.cli import main
+
+    photos = sorted(scene.glob("images/*/*.jpg"))[:2]
+    for folder, photo in zip("ab", photos):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.jpg").write_bytes(photo.read_bytes())
+    assert main(["read", str(tmp_path / "a" / "x.jpg"), str(tmp_path / "b" / "x.jpg"), "--annotate",
+                 str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    first, second = tmp_path / "out" / "x.annotated.jpg", tmp_path / "out" / "x-2.annotated.jpg"
+    assert f"annotated copy: {first}" in out and f"annotated copy: {second}" in out  # the second overwrote the first
+    assert first.read_bytes() != second.read_bytes()
+
+
 @pytest.mark.parametrize("args, words", [
     (["--conf", "-1"], "-1 is not a confidence: give one above 0 and at most 1"),
     (["--conf", "nan"], "nan is not a confidence"),

@@ -89,6 +89,7 @@ def run_read(args: argparse.Namespace) -> int:
             return 2
     finder = TileFinder()
     status = 0
+    written: set[Path] = set()  # annotated copies of this run: two photos named alike keep both
     for path in args.photos:
         try:
             image = load_image(path)
@@ -115,13 +116,23 @@ def run_read(args: argparse.Namespace) -> int:
                 x, y = t.center
                 print(f"  {t.kind:>4}  {t.confidence:.2f}  {t.lie:<11} at ({x:.0f}, {y:.0f})")
         if args.annotate:
-            out = args.annotate / f"{path.stem}.annotated.jpg"
+            out = _annotated_name(args.annotate, path.stem, written)
+            written.add(out)
             if not cv2.imwrite(str(out), annotate(image, tiles)):
                 print(f"riichi-lens read: the annotated copy could not be written to {out}", file=sys.stderr)
                 status = 1
             elif not args.json:
                 print(f"  annotated copy: {out}")
     return status
+
+
+def _annotated_name(folder: Path, stem: str, taken: set[Path]) -> Path:
+    """DIR/NAME.annotated.jpg, or NAME-2, -3... where a photo of this run of the same name took it."""
+    out, n = folder / f"{stem}.annotated.jpg", 1
+    while out in taken:
+        n += 1
+        out = folder / f"{stem}-{n}.annotated.jpg"
+    return out
 
 
 def format_table(table: dict) -> str:

@@ -50,7 +50,7 @@ def decode_image(data: bytes) -> np.ndarray:
     fmt = image_format(data)
     if fmt == "JPEG" and not _jpeg_complete(data):
         raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
-    if fmt == "PNG" and b"IEND" not in data[-16:]:
+    if fmt == "PNG" and not _png_complete(data):
         raise ImageError("the PNG is truncated (its end is missing): send the whole file")
     size = _header_size(data, fmt)
     if size and size[0] * size[1] > MAX_PIXELS:
@@ -102,6 +102,18 @@ def _jpeg_complete(data: bytes) -> bool:
     the image's."""
     scan = next((i for marker, i in _jpeg_markers(data) if marker == 0xDA), None)
     return scan is not None and data.find(b"\xff\xd9", scan) != -1
+
+
+def _png_complete(data: bytes) -> bool:
+    """Whether a PNG's chunks run whole to its end chunk (IEND), walked from the signature by each chunk's
+    length; bytes after it (an app's trailer) are allowed, as a decoder ignores them."""
+    i = 8
+    while i + 8 <= len(data):
+        length, chunk = int.from_bytes(data[i:i + 4], "big"), data[i + 4:i + 8]
+        i += 12 + length  # length, type, data, CRC
+        if chunk == b"IEND":
+            return i <= len(data)
+    return False
 
 
 def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
