@@ -66,8 +66,10 @@ class LiveReader:
             raise ValueError("profile must be a profile's name (GET /api/profiles), or null")
         if profile:
             self.finder.profile(profile)
-        self.ctx = self.to_context(context or {}, ruleset)
-        self.profile, self.seat, self.mirrored = profile or None, seat, mirrored
+        ctx = self.to_context(context or {}, ruleset)
+        if seat == "across" and ctx.ruleset.players == 3:
+            raise ValueError(f"seat across: in {ruleset} three players sit self, right and left")
+        self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored
 
     def read(self, image) -> dict:
         import cv2

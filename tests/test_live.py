@@ -52,7 +52,8 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     ('{"mirrored": "false"}', "mirrored must be true or false"), ('{"profile": 5}', "profile must be"),
     ('{"context": []}', "context must be a JSON object"),
     ('{"context": {"seat_wind": "X"}}', "options not applied: context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),
-    ("[" * 100_000 + "]" * 100_000, "the JSON is nested too deeply"),  # the parser's RecursionError ended the stream
+    ("[" * 100_000 + "]" * 100_000, "the JSON is nested too deeply"),
+    ('{"ruleset": "tenhou-sanma", "seat": "across"}', "seat across: in tenhou-sanma three players sit self, right"),  # the parser's RecursionError ended the stream
 ])
 def test_a_bad_option_is_refused_saying_what_is_allowed_and_the_previous_ones_stay(client, message, words):
     with client.websocket_connect("/api/live") as ws:
