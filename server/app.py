@@ -356,8 +356,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
     @app.get("/tiles/{name}.svg", include_in_schema=False)
     def tile_face(name: str, theme: Literal["light", "dark"] = "light") -> FileResponse:
-        """A tile face (``5m``, ``0p`` a red five, ``back``...), the CC0 FluffyStuff art that the package
-        pymdownx-mahjong ships; a week in the browser's cache."""
+        """A tile face (``5m``, ``0p`` a red five, ``7z``...), the CC0 FluffyStuff art that the package
+        pymdownx-mahjong ships (no back: the page draws face-down tiles itself); a week in the browser's cache."""
         path = tile_art(name, theme)
         if path is None:
             return JSONResponse(status_code=404, content={"error": f"no tile named {name!r}: use 1m..9s, 0m/0p/0s, 1z..7z"})
