@@ -98,20 +98,18 @@ class TileIn(BaseModel):
     fixed: bool = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
     candidates: list[tuple[TileKind, Probability]] = Field(
         default_factory=list, max_length=5,
-        description="the reader's likeliest kinds, best first, as /api/recognize gave them: where the rules rule "
+        description="the reader's likeliest kinds, its kind first, as /api/recognize gave them: where the rules rule "
                     "out a tile's kind (a meld that is no meld, a fifth copy) another of them is taken. Send none "
                     "for a kind set by hand, which then stays as set")
 
     @field_validator("candidates")
     @classmethod
-    def best_first(cls, candidates: list) -> list:
-        """The rules weigh another candidate against the first (a ratio of their probabilities)."""
-        probs = [p for _, p in candidates]
-        if probs and probs[0] <= 0:
-            raise PydanticCustomError("candidates_first", "the first candidate (the likeliest) must be above 0 likely")
-        if any(a < b for a, b in zip(probs, probs[1:])):
-            raise PydanticCustomError("candidates_order", "candidates go best first: each at most as likely as the "
-                                                          "one before")
+    def first_above_zero(cls, candidates: list) -> list:
+        """The rules weigh another candidate against the first (a ratio of their probabilities). The first need
+        not be the likeliest: live mode keeps a tile's kind until another wins its votes by a margin."""
+        if candidates and candidates[0][1] <= 0:
+            raise PydanticCustomError("candidates_first", "the first candidate (the tile's kind) must be above 0 "
+                                                          "likely")
         return candidates
 
 

@@ -1098,9 +1098,10 @@ def _called_by_length(tiles: list[Tile], line: Line, group: list[int]) -> int | 
 
 
 def read_as(tile: Tile, kind: str) -> Tile:
-    """The tile taken as another of its candidate kinds, its confidence scaled to that kind's probability."""
+    """The tile taken as another of its candidate kinds, its confidence scaled to that kind's probability (at
+    most 1: in live mode a likelier kind may follow the kind kept)."""
     p = dict(tile.candidates)
-    return replace(tile, kind=kind, confidence=round(tile.confidence * p[kind] / p[tile.kind], 4))
+    return replace(tile, kind=kind, confidence=round(min(1.0, tile.confidence * p[kind] / p[tile.kind]), 4))
 
 
 def _lie_as_read(tiles: list[Tile], line: Line, meld: MeldReading) -> None:
