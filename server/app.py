@@ -337,8 +337,9 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
         import numpy as np
 
-        from vision.calibrate import calibrate
+        from vision.calibrate import calibrate, writable_profile_path
 
+        writable_profile_path(name)  # a bad name or a data folder that cannot be written, said before the work
         image = await read_upload(photo)
         confirmed = checked(GRID, "grid", grid)  # as /api/table checks tiles: kind, 4 corners
         tiles = [(t.kind, np.array(t.polygon, dtype=np.float64)) for t in confirmed]

@@ -1,4 +1,5 @@
 """Calibration to a user's set: the grid's order and rows, and every refusal with what to change."""
+import io
 import re
 
 import cv2
@@ -161,6 +162,28 @@ def test_a_damaged_profile_is_refused_with_a_message(tmp_path):
     (tmp_path / "broken.npz").write_bytes(b"")
     with pytest.raises(CalibrationError, match="damaged"):
         load_profile("broken", "sha", tmp_path)
+    # a profile cut short (a save interrupted, before saves were made whole beside it): a 500 and a traceback
+    whole = io.BytesIO()
+    np.savez(whole, kinds=np.array(["1m"]), weights=np.zeros((3, 1)))
+    (tmp_path / "cut.npz").write_bytes(whole.getvalue()[:len(whole.getvalue()) // 2])
+    with pytest.raises(CalibrationError, match="profile 'cut' is damaged"):
+        load_profile("cut", "sha", tmp_path)
+
+
+def test_a_data_folder_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch, capsys):
+    """RIICHI_LENS_DATA naming a file: calibrate learnt for seconds, then failed saving (a traceback, a 500)."""
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+    from server.cli import main
+
+    (tmp_path / "data").write_text("a file, not a folder")
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path / "data"))
+    assert main(["calibrate", str(tmp_path / "grid.jpg"), "--name", "club"]) == 2  # before the photo is read
+    assert f"profiles cannot be saved in {tmp_path / 'data' / 'profiles'}" in capsys.readouterr().err
+    r = TestClient(create_app()).post("/api/calibration", files={"photo": ("g.png", _blank_png(), "image/png")},
+                                      data={"name": "club", "grid": "[]"})
+    assert r.status_code == 422 and "set RIICHI_LENS_DATA to a folder that can be written" in r.json()["error"]
 
 
 @pytest.mark.parametrize("grid", ['[{"kind": "1z"}]', '[{"kind": "9x", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}]',

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,10 +172,17 @@ class Profile:
         return out
 
     def save(self, folder: Path | None = None) -> Path:
-        path = profile_path(self.name, folder)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, kinds=np.array(self.kinds), weights=self.weights, mean=self.mean, scale=self.scale,
-                 reader=np.array(self.reader), back_floor=np.array(self.back_floor))
+        """Written whole to a file beside it, then put in its place: a save cut short, or a photo read while it
+        is written, never leaves half a profile."""
+        path = writable_profile_path(self.name, folder)
+        part = path.with_name(f".{path.name}.part")
+        try:
+            with open(part, "wb") as f:
+                np.savez(f, kinds=np.array(self.kinds), weights=self.weights, mean=self.mean, scale=self.scale,
+                         reader=np.array(self.reader), back_floor=np.array(self.back_floor))
+            os.replace(part, path)
+        except OSError as e:
+            raise CalibrationError(f"profile {self.name!r} could not be saved to {path} ({e.strerror})") from None
         return path
 
 
@@ -191,6 +199,17 @@ def profile_path(name: str, folder: Path | None = None) -> Path:
     return (folder or data_folder() / "profiles") / f"{name}.npz"
 
 
+def writable_profile_path(name: str, folder: Path | None = None) -> Path:
+    """``profile_path``, its folder made if need be: said before a calibration's work when it cannot be."""
+    path = profile_path(name, folder)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CalibrationError(f"profiles cannot be saved in {path.parent} ({e.strerror}): set RIICHI_LENS_DATA "
+                               "to a folder that can be written") from None
+    return path
+
+
 def list_profiles(folder: Path | None = None) -> list[str]:
     folder = folder or data_folder() / "profiles"
     return sorted(p.stem for p in folder.glob("*.npz") if p.is_file()) if folder.is_dir() else []  # not a folder so named
@@ -205,7 +224,7 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
         with np.load(path) as z:
             profile = Profile(name, tuple(str(k) for k in z["kinds"]), z["weights"], z["mean"], z["scale"],
                               str(z["reader"]), float(z["back_floor"]) if "back_floor" in z.files else 0.0)
-    except (OSError, ValueError, KeyError, EOFError) as e:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:  # BadZipFile: a file cut short
         raise CalibrationError(f"profile {name!r} is damaged ({type(e).__name__}): calibrate again") from None
     if profile.reader != reader_sha:
         raise CalibrationError(f"profile {name!r} was made with another tile reader: calibrate again")
@@ -261,7 +280,7 @@ def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], nam
     or the user confirmed them. Raises CalibrationError with what to change when a photo cannot be used."""
     from .tiles import straighten
 
-    profile_path(name)  # check the name before the work
+    profile_path(name)  # check the name before the work (its folder: where it is saved, ``Profile.save``)
     rng = np.random.default_rng(seed)
     for image, grid in photos:
         check_grid(grid, image.shape[:2])  # every photo's grid, before any crop is cut
@@ -296,7 +315,7 @@ def calibrate_photos(paths: list[Path], name: str, finder) -> tuple[Profile, flo
     """Calibrate from grid photo files (the grids as found), printing a progress bar; the profile and seconds."""
     from .image import load_image
 
-    profile_path(name)  # a bad name is said before the photos are read and their grids found
+    writable_profile_path(name)  # a bad name or folder is said before the photos are read and their grids found
     t0 = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
