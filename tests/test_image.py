@@ -88,6 +88,19 @@ def test_a_png_is_read_whole_with_more_after_its_end_and_refused_cut():
             load_image(cut)
 
 
+def test_the_cli_refuses_a_webp_over_the_pixel_limit_before_decoding_it(tmp_path):
+    """OpenCV reads its pixel limit when first imported; the CLI imported it before ``vision.image`` set it, so an
+    8000 x 8000 WebP of 2.5 KB was decoded whole (a 16383-pixel square: 800 MB) and read."""
+    import subprocess
+    import sys
+
+    ok, webp = cv2.imencode(".webp", np.full((8000, 8000, 3), 128, np.uint8), [cv2.IMWRITE_WEBP_QUALITY, 101])
+    (tmp_path / "big.webp").write_bytes(webp.tobytes())
+    run = subprocess.run([sys.executable, "-m", "server.cli", "read", str(tmp_path / "big.webp")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "the WebP is larger than 60 megapixels, the limit" in run.stderr, run.stderr
+
+
 def test_missing_file_and_bad_arrays(tmp_path):
     with pytest.raises(ImageError, match="no such image file"):
         load_image(tmp_path / "nope.jpg")

@@ -6,16 +6,14 @@ instead of being read with a grey band. EXIF orientation is honoured (OpenCV's d
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-MAX_BYTES = 40 * 1024 * 1024
-MAX_PIXELS = 60_000_000  # a 48-megapixel phone photo fits; a 20000 x 20000 bomb does not
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
+from . import MAX_PIXELS  # set for OpenCV there, before any import of it
 
-import cv2  # noqa: E402  (the pixel limit must be set before OpenCV reads it)
+MAX_BYTES = 40 * 1024 * 1024
 
 _MAGIC = {
     b"\xff\xd8\xff": "JPEG", b"\x89PNG\r\n\x1a\n": "PNG", b"RIFF": "WebP", b"BM": "BMP",
@@ -58,6 +56,8 @@ def decode_image(data: bytes) -> np.ndarray:
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as e:
+        if "CV_IO_MAX_IMAGE_PIXELS" in str(e):  # a header this module does not read (WebP, TIFF) said the size
+            raise ImageError(f"the {fmt} is larger than {MAX_PIXELS // 1_000_000} megapixels, the limit") from None
         raise ImageError(f"the {fmt} could not be decoded ({e.msg.strip() if hasattr(e, 'msg') else e})") from None
     if image is None:
         raise ImageError(f"the {fmt} could not be decoded: the file is damaged, of a kind OpenCV does not read "
