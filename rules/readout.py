@@ -188,17 +188,22 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
                 options.append((t, tuple(KINDS[k] for k in w)))
         return Readout(hand.notation(), 14, s, False, discards_to_tenpai=tuple(options),
                        notes=("not a complete hand",) if win_tile else ())
+    def furiten_if_won_on(tile: str) -> Furiten:
+        before = list(hand.concealed)
+        before.remove(tile)
+        return furiten(hand_waits(Hand(tuple(before), hand.melds)), ctx)
+
     notes = []
     if win_tile is None:
-        candidates = sorted(set(hand.concealed), key=kind)
-        scored = [(score_win(hand, t, ctx), t) for t in candidates]
-        result, win_tile = max(scored, key=lambda rt: (rt[0].valid, rt[0].points, rt[0].han, rt[0].fu))
-        notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most")
+        # a ron on a wait in furiten cannot be: a tile it could have been won on legally is taken first
+        scored = [(score_win(hand, t, ctx), furiten_if_won_on(t), t) for t in sorted(set(hand.concealed), key=kind)]
+        result, fur, win_tile = max(scored, key=lambda r: (r[0].valid, ctx.tsumo or not r[1].furiten, r[0].points,
+                                                            r[0].han, r[0].fu))
+        notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most"
+                     + (" that is not in furiten" if not ctx.tsumo and not fur.furiten
+                        and any(f.furiten and r.valid for r, f, _ in scored) else ""))
     else:
-        result = score_win(hand, win_tile, ctx)
-    before = list(hand.concealed)
-    before.remove(win_tile)
-    fur = furiten(hand_waits(Hand(tuple(before), hand.melds)), ctx)
+        result, fur = score_win(hand, win_tile, ctx), furiten_if_won_on(win_tile)
     if fur.furiten and not ctx.tsumo:
         notes.append("furiten: this hand cannot win by ron")
     notes += list(result.notes)

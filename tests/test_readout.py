@@ -234,3 +234,16 @@ def test_a_winning_tile_given_with_a_waiting_hand_is_said_to_be_for_fourteen_til
     r = analyse(parse_hand("123m456p789s1z555z"), Context(), "1z")
     assert r.tenpai and [w.tile for w in r.waits] == ["1z"] and r.win is None
     assert any("the winning tile 1z is for a 14-tile hand: this one shows 13" in n for n in r.notes)
+
+
+def test_a_fourteen_tile_hand_without_its_winning_tile_is_scored_on_one_it_could_be_won_on_by_ron():
+    """A photo never says the winning tile. 123456789m 11p 234p with 1m in the pond: won on 1m the waits were 1m
+    4m 7m, furiten; won on 4m they hold no 1m. Both readings are worth the same, but only the second is a ron
+    that can be: it was said "this hand cannot win by ron"."""
+    r = analyse(parse_hand("123456789m11234p"), Context(discards=(Discard("1m"),)))
+    assert r.win.valid and not r.furiten.furiten and r.win_tile != "1m"
+    assert "furiten: this hand cannot win by ron" not in r.notes
+    assert r.notes[0].endswith("the reading worth most that is not in furiten")
+    # given, the winning tile is taken as said, furiten and all
+    r = analyse(parse_hand("123456789m11234p"), Context(discards=(Discard("1m"),)), "1m")
+    assert r.furiten.furiten and "furiten: this hand cannot win by ron" in r.notes
