@@ -48,6 +48,7 @@ class LiveReader:
         the next frame is still read (a seat accepted unchecked would fail every frame after)."""
         from rules.ruleset import PRESETS
         from vision.table import SEATS
+        from vision.tracker import TileTracker
 
         if not isinstance(options, dict):
             raise ValueError('send the options as a JSON object: {"context": {...}, "ruleset": "tenhou", '
@@ -69,6 +70,8 @@ class LiveReader:
         ctx = self.to_context(context or {}, ruleset)
         if seat == "across" and ctx.ruleset.players == 3:
             raise ValueError(f"seat across: in {ruleset} three players sit self, right and left")
+        if mirrored != getattr(self, "mirrored", mirrored):  # every tile moves: the old tracks would show beside
+            self.tracker = TileTracker()  # the new ones for a second and a half
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored
 
     def read(self, image) -> dict:

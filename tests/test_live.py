@@ -97,3 +97,25 @@ def test_the_second_look_at_small_tiles_is_taken_on_every_other_frame():
     for _ in range(5):
         reader.read(np.full((240, 320, 3), 90, np.uint8))
     assert finder.looks == [True, False, True, False, True]
+
+
+def test_turning_mirrored_on_starts_the_tracks_again():
+    """Mirrored, every tile lies elsewhere in the frame: the old tracks showed beside the new ones (109 tiles,
+    then 199) until they timed out."""
+    from server.live import LiveReader
+    from vision.layout import Tile
+
+    class Finder:
+        def find(self, image, profile=None, small_pass=True):
+            return [Tile("1m", ((10, 10), (40, 10), (40, 50), (10, 50)), 0.9)]  # at the frame's left, as flipped
+
+    reader = LiveReader(Finder(), {}, lambda context, ruleset: None)
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    for _ in range(3):
+        reader.read(frame)
+    assert len(reader.tracker.tracks) == 1
+    reader.set_options({"mirrored": True})
+    assert reader.tracker.tracks == []
+    reader.set_options({"mirrored": True})  # the same again: the tracks stay
+    reader.read(frame)
+    assert len(reader.tracker.tracks) == 1
