@@ -576,6 +576,25 @@ def test_a_mirrored_photo_read_as_mirrored_gives_the_same_table(scene):
     assert all(abs(a[0] - b[0]) <= 3 and abs(a[1] - b[1]) <= 3 for a, b in zip(centres, expected))
 
 
+def test_read_json_of_a_mirrored_photo_puts_the_tiles_where_they_lie_in_it(scene, tmp_path, capsys):
+    """Without --score the tiles came out where they lie in the photo flipped back: the overlay of a selfie
+    photo fell on the other side."""
+    from server.cli import main
+
+    photo = cv2.imread(str(sorted(scene.glob("images/*/*.jpg"))[0]))
+    cv2.imwrite(str(tmp_path / "selfie.png"), cv2.flip(photo, 1))
+    assert main(["read", "--json", "--mirrored", str(tmp_path / "selfie.png")]) == 0
+    found = json.loads(capsys.readouterr().out)["tiles"]
+    assert main(["read", "--json", "--score", "--mirrored", str(tmp_path / "selfie.png")]) == 0
+    scored = json.loads(capsys.readouterr().out)["tiles"]
+
+    def centres(tiles):
+        return sorted((round(np.mean([p[0] for p in t["polygon"]])), round(np.mean([p[1] for p in t["polygon"]])))
+                      for t in tiles)
+
+    assert len(found) > 10 and centres(found) == centres(scored)
+
+
 def test_read_score_prints_the_table_and_its_json(scene, capsys):
     from server.cli import main
     from vision.reader import CANDIDATE_FLOOR, CANDIDATES

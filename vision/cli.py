@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -99,6 +100,9 @@ def run_read(args: argparse.Namespace) -> int:
             else:
                 tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf,
                                     profile=args.profile)
+                if args.mirrored:  # read flipped back; its polygons put onto the photo as given, as with --score
+                    w = image.shape[1]
+                    tiles = [replace(t, polygon=tuple((w - x, y) for x, y in t.polygon)) for t in tiles]
         except (ImageError, CalibrationError) as e:
             print(f"riichi-lens read: {e}", file=sys.stderr)
             if args.json:
