@@ -3,6 +3,7 @@ commands start without loading vision or web code."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -82,7 +83,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # the reader of the output went away (`riichi-lens read *.jpg | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's own flush at exit would fail too
+        return 1
 
 
 if __name__ == "__main__":

@@ -595,6 +595,21 @@ def test_read_json_of_a_mirrored_photo_puts_the_tiles_where_they_lie_in_it(scene
     assert len(found) > 10 and centres(found) == centres(scored)
 
 
+def test_read_piped_into_a_reader_that_stops_early_ends_quietly(scene):
+    """`riichi-lens read *.jpg | head`: the rest of the output had nowhere to go, and a traceback said so."""
+    import subprocess
+    import sys
+
+    photos = [str(p) for p in sorted(scene.glob("images/*/*.jpg"))[:3]]
+    run = subprocess.Popen([sys.executable, "-m", "server.cli", "read", *photos], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    assert run.stdout.readline().decode().startswith(photos[0])
+    run.stdout.close()  # as head does after its lines
+    err = run.stderr.read().decode()
+    # 1 once the pipe is found closed (0 should the last photos' lines have fitted the pipe's buffer first)
+    assert run.wait(timeout=120) in (0, 1) and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
 def test_read_score_prints_the_table_and_its_json(scene, capsys):
     from server.cli import main
     from vision.reader import CANDIDATE_FLOOR, CANDIDATES
