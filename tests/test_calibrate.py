@@ -34,7 +34,7 @@ def test_grid_rows_split_touching_rows_of_a_turned_photo():
 
 
 def grid(kinds):
-    return [(k, box(0, 0)) for k in kinds]
+    return [(k, box(31 * (i % 10), 41 * (i // 10))) for i, k in enumerate(kinds)]  # rows of ten, apart
 
 
 @pytest.mark.parametrize("kinds, words", [
@@ -45,6 +45,16 @@ def grid(kinds):
 def test_a_grid_that_cannot_calibrate_says_why(kinds, words):
     with pytest.raises(CalibrationError, match=words):
         check_grid(grid(kinds), (240, 320))
+
+
+@pytest.mark.parametrize("j, i", [(0, 1), (4, 20)])
+def test_a_grid_tile_lying_on_another_is_refused_naming_both(j, i):
+    """Every face on one tile's polygon made a profile that then misread every tile."""
+    tiles = grid(grid_order(10))
+    tiles[i] = (tiles[i][0], tiles[j][1] + 5)
+    with pytest.raises(CalibrationError, match=re.escape(f"grid tiles {j + 1} ({tiles[j][0]}) and {i + 1} "
+                                                         f"({tiles[i][0]}) lie on one another")):
+        check_grid(tiles, (240, 320))
 
 
 def test_a_complete_grid_passes_with_or_without_red_fives_and_a_back():

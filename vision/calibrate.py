@@ -234,7 +234,7 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
 def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> None:
     """A confirmed grid of a photo of ``size`` (height, width), checked before any crop is cut: at most
     MAX_GRID_TILES tiles, known kinds, each face once (a second face-down tile is allowed), each polygon a tile
-    lying in the photo (``check_polygon``)."""
+    lying in the photo (``check_polygon``), no tile's centre within another's polygon."""
     if len(grid) > MAX_GRID_TILES:
         raise CalibrationError(f"the grid has {len(grid)} tiles; a set's grid has at most 38 (one of each face, "
                                f"the red fives, a face-down tile): send at most {MAX_GRID_TILES}")
@@ -251,6 +251,12 @@ def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> Non
     missing = [k for k in CLASSES if k not in seen and k not in RED_FIVES and k != "back"]
     if missing:
         raise CalibrationError(f"the grid lacks {' '.join(missing)}: lay out one of each tile")
+    polygons = [np.asarray(c, dtype=np.float32) for _, c in grid]
+    for i, a in enumerate(polygons):  # every face on one tile's polygon made a profile that misread every tile
+        for j, b in enumerate(polygons[:i]):
+            if cv2.pointPolygonTest(b, tuple(map(float, a.mean(axis=0))), False) >= 0:
+                raise CalibrationError(f"grid tiles {j + 1} ({grid[j][0]}) and {i + 1} ({grid[i][0]}) lie on one "
+                                       "another: each grid tile is a tile of its own")
 
 
 def check_polygon(name: str, corners: np.ndarray, size: tuple[int, int]) -> None:
