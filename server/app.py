@@ -139,6 +139,13 @@ def to_hand(req: ScoreRequest) -> Hand:
     return Hand(tuple(req.concealed), tuple(Meld(**m.model_dump()) for m in req.melds))
 
 
+def check_seat(seat: str, ctx: Context) -> str:
+    """The seat whose hand is scored, one the ruleset seats (a photo, a table, live options)."""
+    if seat == "across" and ctx.ruleset.players == 3:
+        raise ValueError(f"seat across: in {ctx.ruleset.name} three players sit self, right and left")
+    return seat
+
+
 def to_context(c: ContextIn, ruleset: str) -> Context:
     data = c.model_dump()
     data["discards"] = tuple(Discard(**d) for d in data["discards"])
@@ -264,6 +271,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
         the byte limit, then checked to be an image; the work runs off the event loop."""
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
+        check_seat(seat, ctx)
         image = await read_upload(photo)
         return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
 
@@ -276,7 +284,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
-        return score_table(read_table(tiles), to_context(req.context, req.ruleset), req.seat)
+        ctx = to_context(req.context, req.ruleset)
+        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx))
 
     feed = None
     if camera is not None:

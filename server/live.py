@@ -47,6 +47,7 @@ class LiveReader:
         a context the rules refuse) raises ValueError saying what to send and leaves the previous ones in force, so
         the next frame is still read (a seat accepted unchecked would fail every frame after)."""
         from rules.ruleset import PRESETS
+        from server.app import check_seat
         from vision.table import SEATS
         from vision.tracker import TileTracker
 
@@ -68,8 +69,7 @@ class LiveReader:
         if profile:
             self.finder.profile(profile)
         ctx = self.to_context(context or {}, ruleset)
-        if seat == "across" and ctx.ruleset.players == 3:
-            raise ValueError(f"seat across: in {ruleset} three players sit self, right and left")
+        check_seat(seat, ctx)
         if mirrored != getattr(self, "mirrored", mirrored):  # every tile moves: the old tracks would show beside
             self.tracker = TileTracker()  # the new ones for a second and a half
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored

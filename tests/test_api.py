@@ -236,3 +236,15 @@ def test_an_uploaded_photo_is_never_spooled_to_disk(client, monkeypatch):
     big = _png(320, 240) + b"\x00" * (3 * 2**20)  # a PNG followed by padding: over Starlette's 1 MiB spool
     r = client.post("/api/recognize", files={"photo": ("big.png", big, "image/png")})
     assert made == [] and r.status_code in (200, 422)
+
+
+def test_seat_across_in_a_three_player_ruleset_is_refused_up_front(client):
+    """Nobody sits across in sanma: the table was read and answered 'no face-up hand in view for seat across'."""
+    tiles = _tiles_json("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z")
+    r = client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma", "seat": "across"})
+    assert r.status_code == 422 and r.json()["error"] == ("seat across: in tenhou-sanma three players sit self, "
+                                                          "right and left")
+    r = client.post("/api/recognize", files={"photo": ("p.jpg", b"\xff\xd8\xff not read", "image/jpeg")},
+                    data={"ruleset": "tenhou-sanma", "seat": "across"})
+    assert r.status_code == 422 and r.json()["error"].startswith("seat across: in tenhou-sanma")
+    assert client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma", "seat": "left"}).status_code == 200
