@@ -610,6 +610,21 @@ def test_read_piped_into_a_reader_that_stops_early_ends_quietly(scene):
     assert run.wait(timeout=120) in (0, 1) and "Traceback" not in err and "BrokenPipe" not in err, err
 
 
+def test_a_photo_without_colour_is_said_to_hide_face_down_tiles(scene):
+    """Face-down tiles are told from haku by their backs' colour: a grey photo's backs read as haku, and a
+    readout of "9 copies of 5z" said nothing of why."""
+    from vision.pipeline import read_photo
+    from vision.tiles import TileFinder
+
+    finder = TileFinder()
+    photo = cv2.imread(str(sorted(scene.glob("images/*/*.jpg"))[0]))
+    grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    assert not any("no colour" in n for n in read_photo(finder, photo)["notes"])
+    for image in (grey, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)):
+        assert any(n.startswith("the photo has no colour: a face-down tile is told from a haku")
+                   for n in read_photo(finder, image)["notes"])
+
+
 def test_read_score_prints_the_table_and_its_json(scene, capsys):
     from server.cli import main
     from vision.reader import CANDIDATE_FLOOR, CANDIDATES

@@ -21,7 +21,17 @@ def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrore
     h, w = image.shape[:2]
     if mirrored:
         image = cv2.flip(image, 1)
-    return table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored)
+    out = table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored)
+    if colourless(image):
+        out["notes"].append("the photo has no colour: a face-down tile is told from a haku by its back's colour, "
+                            "so face-down tiles may read as haku here; send the photo in colour")
+    return out
+
+
+def colourless(image: np.ndarray) -> bool:
+    """A grey photo saved as colour (a scan, a filter): its three channels alike everywhere (sampled)."""
+    sample = image[::7, ::7].astype(np.int16)
+    return int(np.abs(sample - sample[:, :, :1]).max()) <= 2
 
 
 def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool) -> dict:
