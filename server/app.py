@@ -278,7 +278,8 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     @app.post("/api/table")
     def table(req: TableRequest) -> dict:
         """Tiles (as /api/recognize gave them, corrected by hand: a kind changed, a tile added, deleted or turned)
-        -> the table and readout again, rebuilt from the tiles' polygons."""
+        -> the table and readout again, rebuilt from the tiles' polygons. Of a mirrored photo, send the polygons
+        flipped back (x -> width - x), as the page does: the table is read as the tiles lie, not as shown."""
         from vision.layout import Tile
         from vision.table import read_table, score_table
 
