@@ -188,6 +188,7 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
                 options.append((t, tuple(KINDS[k] for k in w)))
         return Readout(hand.notation(), 14, s, False, discards_to_tenpai=tuple(options),
                        notes=("not a complete hand",) if win_tile else ())
+
     def furiten_if_won_on(tile: str) -> Furiten:
         before = list(hand.concealed)
         before.remove(tile)

@@ -140,7 +140,7 @@ def to_hand(req: ScoreRequest) -> Hand:
 
 
 def check_seat(seat: str, ctx: Context) -> str:
-    """The seat whose hand is scored, one the ruleset seats (a photo, a table, live options)."""
+    """The seat whose hand is scored, if the ruleset seats a player there (for a photo, a table, live options)."""
     if seat == "across" and ctx.ruleset.players == 3:
         raise ValueError(f"seat across: in {ctx.ruleset.name} three players sit self, right and left")
     return seat
