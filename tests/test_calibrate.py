@@ -97,7 +97,10 @@ def test_profile_names_are_checked_and_profiles_listed(tmp_path):
     assert list_profiles(tmp_path) == []
     (tmp_path / "club-set.npz").write_bytes(b"")
     (tmp_path / "odd.npz").mkdir()  # a folder so named is not a profile
+    (tmp_path / "bad name.npz").write_bytes(b"")  # nor a file whose name no profile can have (choosing it: a 422)
     assert list_profiles(tmp_path) == ["club-set"]
+    with pytest.raises(CalibrationError, match=re.escape("profile name 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'")):
+        profile_path("x" * 500, tmp_path)  # said once, not 500 characters of it
 
 
 def test_calibration_endpoints_refuse_unusable_photos(tmp_path, monkeypatch):
@@ -178,6 +181,19 @@ def test_a_damaged_profile_is_refused_with_a_message(tmp_path):
     (tmp_path / "cut.npz").write_bytes(whole.getvalue()[:len(whole.getvalue()) // 2])
     with pytest.raises(CalibrationError, match="profile 'cut' is damaged"):
         load_profile("cut", "sha", tmp_path)
+    # whole files whose contents do not fit: a face no set has (was "tuple.index(x): x not in tuple" on use), NaN
+    # weights (every tile then read as nothing), weights of another shape (a broadcast error on use)
+    good = dict(kinds=np.array(["1m", "2m"]), weights=np.zeros((4, 2)), mean=np.zeros(3), scale=np.ones(3),
+                reader=np.array("sha"), back_floor=np.array(0.0))
+    for change in ({"kinds": np.array(["1m", "9x"])}, {"weights": np.full((4, 2), np.nan)},
+                   {"weights": np.zeros((5, 2))}):
+        with open(tmp_path / "odd.npz", "wb") as f:
+            np.savez(f, **{**good, **change})
+        with pytest.raises(CalibrationError, match="profile 'odd' is damaged \\(its faces or weights do not fit"):
+            load_profile("odd", "sha", tmp_path)
+    with open(tmp_path / "fine.npz", "wb") as f:
+        np.savez(f, **good)
+    assert load_profile("fine", "sha", tmp_path).kinds == ("1m", "2m")
 
 
 def test_a_data_folder_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch, capsys):

@@ -193,9 +193,13 @@ def data_folder() -> Path:
     return Path(base) / "riichi-lens"
 
 
+PROFILE_NAME = r"[A-Za-z0-9_-]{1,40}"
+
+
 def profile_path(name: str, folder: Path | None = None) -> Path:
-    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
-        raise CalibrationError(f"profile name {name!r}: use 1-40 letters, digits, '_' or '-'")
+    if not re.fullmatch(PROFILE_NAME, name):
+        shown = name if len(name) <= 50 else name[:40] + "..."
+        raise CalibrationError(f"profile name {shown!r}: use 1-40 letters, digits, '_' or '-'")
     return (folder or data_folder() / "profiles") / f"{name}.npz"
 
 
@@ -212,7 +216,10 @@ def writable_profile_path(name: str, folder: Path | None = None) -> Path:
 
 def list_profiles(folder: Path | None = None) -> list[str]:
     folder = folder or data_folder() / "profiles"
-    return sorted(p.stem for p in folder.glob("*.npz") if p.is_file()) if folder.is_dir() else []  # not a folder so named
+    if not folder.is_dir():
+        return []
+    # not a folder so named, nor a file put there by hand under a name no profile can have
+    return sorted(p.stem for p in folder.glob("*.npz") if p.is_file() and re.fullmatch(PROFILE_NAME, p.stem))
 
 
 def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Profile:
@@ -226,6 +233,11 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
                               str(z["reader"]), float(z["back_floor"]) if "back_floor" in z.files else 0.0)
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:  # BadZipFile: a file cut short
         raise CalibrationError(f"profile {name!r} is damaged ({type(e).__name__}): calibrate again") from None
+    n = profile.mean.size
+    if (not set(profile.kinds) <= set(CLASSES) or profile.weights.shape != (n + 1, len(profile.kinds))
+            or profile.scale.shape != (n,) or not all(np.isfinite(a).all() for a in (profile.weights, profile.mean,
+                                                                                    profile.scale))):
+        raise CalibrationError(f"profile {name!r} is damaged (its faces or weights do not fit): calibrate again")
     if profile.reader != reader_sha:
         raise CalibrationError(f"profile {name!r} was made with another tile reader: calibrate again")
     return profile
