@@ -70,3 +70,16 @@ def test_a_settled_tile_keeps_the_readers_other_candidates_for_the_melds_reading
     assert abs(p1 - 2 / 3) < 1e-3 and abs(p2 - 1 / 3) < 1e-3 and tile.confidence == p1
     # a tile read with no candidates keeps the one kind it was read as
     assert sorted(settled, key=lambda t: t.center[0])[0].candidates == (("1m", 1.0),)
+
+
+def test_tiles_said_zero_sure_are_tracked_without_failing():
+    """A tile of confidence 0 (or whose own kind's candidate is 0 likely) gave the votes a sum of 0: a division by
+    zero on settling it."""
+    from dataclasses import replace
+
+    tr = TileTracker()
+    zero = [replace(t, confidence=0.0) for t in row(HAND)]
+    zero[0] = replace(zero[0], candidates=(("1m", 0.0), ("7m", 0.0)))
+    for t in range(3):
+        settled = tr.update(zero, t * 0.1)
+    assert kinds(settled) == HAND

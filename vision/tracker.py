@@ -60,7 +60,7 @@ class TileTracker:
     def _settled(track: Track) -> Tile:
         """The track's tile as settled: its kind, that kind's share of the votes as the confidence, and the
         likeliest kinds by their shares as the candidates a meld's reading may choose from."""
-        total = sum(track.votes.values())
+        total = sum(track.votes.values()) or 1.0  # every vote 0 (the reader gave its kind 0): none to share
         shares = sorted(((k, v / total) for k, v in track.votes.items() if k != track.kind), key=lambda kv: -kv[1])
         candidates = ((track.kind, track.votes[track.kind] / total),) + tuple(shares[:2])
         return replace(track.tile, kind=track.kind, confidence=round(candidates[0][1], 4),
@@ -72,8 +72,9 @@ class TileTracker:
         track.last_seen = now
         # each frame votes for the kind read and, as the reader weighed them, for its other candidates
         read = dict(tile.likely_kinds) or {tile.kind: 1.0}
+        weight = max(tile.confidence, 1e-6) / max(read[tile.kind], 1e-6)  # a tile said 0 sure still votes a little
         for kind, p in read.items():
-            track.votes[kind] = track.votes.get(kind, 0.0) + tile.confidence * p / read[tile.kind]
+            track.votes[kind] = track.votes.get(kind, 0.0) + weight * p
         leader = max(track.votes, key=track.votes.get)
         if not track.kind or track.votes[leader] > track.votes.get(track.kind, 0.0) + self.margin:
             track.kind = leader
