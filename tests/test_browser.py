@@ -8,12 +8,13 @@ training stack; otherwise it skips, saying why. Live mode and the calibration sc
 from __future__ import annotations
 
 import json
+import time
 
 import cv2
 import numpy as np
 import pytest
 from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
-from browser_helpers import apt_install, banner, data_url_png, screenshot, shared_dir, wait_for
+from browser_helpers import apt_install, banner, console_errors, data_url_png, screenshot, shared_dir, wait_for
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
@@ -151,6 +152,34 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     page.find_element(By.ID, "undo").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
+
+
+def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and_no_old_readout(page):
+    """The marks were redrawn only from the server's answer: refused (honba over 100), they stayed those of the
+    tiles before a delete, so a tap corrected the tile beside the one shown (or failed past the last), and the
+    readout of the tiles before stayed under the error."""
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("1000")
+    wait_for(page, lambda d: "no table counts above 100" in banner(d))
+    wait_for(page, lambda d: verdict(d) == {})  # no readout stands beside the error as this table's
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: len(marks(d)) == 12)  # drawn at once, though the server refuses the table
+    # the refused answer redraws the marks: found again until the click lands (wait_for retries a replaced one)
+    last = '#overlay .tile-mark[data-index="11"]'
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, last).get_attribute("data-kind") == "5z")
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, last + " polygon").click() is None)
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
+    kinds = wait_for(page, lambda d: (k := d.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)"))
+                     [-1] == "6z" and k)
+    assert kinds == SELF_HAND.split()[1:12] + ["6z"]
+    assert console_errors(page) == []
+    honba.clear()
+    honba.send_keys("0")  # scored again: 12 tiles left, said so
+    wait_for(page, lambda d: banner(d) == "" and "12 concealed tiles" in d.find_element(By.ID, "problems").text)
 
 
 def test_the_readout_says_whether_the_hand_was_read_surely_and_shows_the_tiles_to_check(page):
@@ -340,6 +369,11 @@ def test_typed_hand_still_scores_a_win(page):
     assert "right pays" not in payments
     assert banner(page) == ""
     screenshot(page, "typed")
+    # a hand refused: its error, and no readout of the hand before beside it
+    hand.clear()
+    hand.send_keys("123m456p")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: banner(d) and verdict(d) == {})
 
 
 def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
@@ -351,4 +385,8 @@ def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     assert page.find_element(By.ID, "drop").is_displayed()  # the page is still there
     screenshot(page, "error")
     page.find_element(By.ID, "banner-close").click()
+    assert banner(page) == ""
+    # the refused file is not sent again when the photo's options change (it was, its error shown again)
+    page.find_element(By.ID, "mirrored").click()
+    time.sleep(1)
     assert banner(page) == ""

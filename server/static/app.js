@@ -140,7 +140,10 @@ async function scoreTyped() {
     clearError();
     drawReadout();
   } catch (e) {
-    if (seq === state.seq.score) showError(e.message);
+    if (seq !== state.seq.score) return;
+    state.typed = null; // the readout of the hand before would stand beside the error as this one's
+    drawReadout();
+    showError(e.message);
   }
 }
 
@@ -151,9 +154,18 @@ function mirrorPolygon(polygon) {
   return polygon.map(([x, y]) => [state.photo.width - x, y]);
 }
 
+// The tiles as the page keeps them for corrections, each with its role as last read (drawn with it until the
+// table comes back scored)
 function tilesOf(table) {
   return table.tiles.map((tile) => ({ kind: tile.kind, polygon: tile.polygon.map((p) => [...p]), confidence: tile.confidence,
-    fixed: !!tile.fixed, candidates: tile.candidates || [] }));
+    fixed: !!tile.fixed, candidates: tile.candidates || [], role: tile.role }));
+}
+
+// The table as corrected before the server has scored it (or when it refused to): its marks are the corrected
+// tiles, so a tap picks the tile it shows, and no readout of the tiles before stays on screen.
+function unscored(table, tiles) {
+  return { ...table, tiles: tiles.map((tile) => ({ ...tile, polygon: tile.polygon.map((p) => [...p]) })), seats: [],
+    readout: null, hand: null, problems: [], suggestions: [], check: table.check };
 }
 
 function setStatus(text) {
@@ -181,8 +193,10 @@ async function recognize() {
     if (seq !== state.seq.recognize) return;
     clearError();
     await showPhoto(URL.createObjectURL(file), table);
+    state.shownFile = file;
   } catch (e) {
     if (seq !== state.seq.recognize) return;
+    state.file = state.shownFile || null; // a refused file is not sent again when mirrored or the tile set changes
     showError(e.message);
   } finally {
     if (seq === state.seq.recognize) {
@@ -238,29 +252,39 @@ async function rescoreTable() {
     const table = await postJson("/api/table", body);
     if (seq !== state.seq.table) return;
     table.tiles.forEach((tile) => { tile.polygon = mirrorPolygon(tile.polygon); });
+    if (table.tiles.length === state.tiles.length) state.tiles.forEach((tile, i) => { tile.role = table.tiles[i].role; });
     state.table = table;
     state.highlight = new Set();
     state.problem = null;
     clearError();
     drawPhoto();
   } catch (e) {
-    if (seq === state.seq.table) showError(e.message);
+    if (seq !== state.seq.table) return;
+    state.table = unscored(state.table, state.tiles); // refused (the context, say): no readout of other tiles stays
+    drawPhoto();
+    showError(e.message);
   }
 }
 
-// A correction: change a copy of the tiles, keep the old ones for undo, score again.
+// A correction: change a copy of the tiles, keep the old ones for undo, draw them at once, score again.
 function changeTiles(change) {
   state.history.push(state.tiles);
   state.tiles = state.tiles.map((tile) => ({ ...tile, polygon: tile.polygon.map((p) => [...p]) }));
   change(state.tiles);
-  $("undo").disabled = false;
-  rescoreTable();
+  showCorrected();
 }
 
 function undo() {
   if (!state.history.length) return;
   state.tiles = state.history.pop();
-  $("undo").disabled = !state.history.length;
+  showCorrected();
+}
+
+function showCorrected() {
+  state.table = unscored(state.table, state.tiles);
+  state.highlight = new Set();
+  state.problem = null;
+  drawPhoto();
   rescoreTable();
 }
 
@@ -460,7 +484,7 @@ function drawReadout() {
   const el = $("readout");
   if (state.mode === "typed") {
     if (state.typed) renderReadout(el, state.typed);
-    else el.hidden = true;
+    else { el.hidden = true; el.replaceChildren(); }  // none: a refused hand's readout is not the one before
     return;
   }
   if (state.mode === "calib") { el.hidden = true; return; }
@@ -815,7 +839,7 @@ async function freeze() {
   let blob;
   if (frame.canvas) blob = await new Promise((resolve) => frame.canvas.toBlob(resolve, "image/jpeg", 0.92));
   else blob = await (await fetch(frame.url)).blob();
-  state.file = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
+  state.file = state.shownFile = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
   $("mirrored").checked = Boolean(table.mirrored);
   state.seq.recognize++; // a photo still being read would replace the frozen frame
   state.recognizing = false;
