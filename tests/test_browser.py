@@ -376,6 +376,22 @@ def test_typed_hand_still_scores_a_win(page):
     wait_for(page, lambda d: banner(d) and verdict(d) == {})
 
 
+def test_a_three_player_ruleset_offers_no_seat_across(page):
+    """Nobody sits across in sanma: the page offered it as the seat scored and as the discarder, and the server
+    then refused every request."""
+    from selenium.webdriver.support.ui import Select
+
+    seat, win = Select(page.find_element(By.ID, "seat")), Select(page.find_element(By.ID, "win"))
+    seat.select_by_value("across")
+    win.select_by_value("across")
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    assert seat.first_selected_option.get_attribute("value") == "self"
+    assert win.first_selected_option.get_attribute("value") == "left"
+    assert not page.find_element(By.CSS_SELECTOR, '#seat option[value="across"]').is_enabled()
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    assert page.find_element(By.CSS_SELECTOR, '#seat option[value="across"]').is_enabled()
+
+
 def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     fake = tmp_path / "notes.jpg"
     fake.write_text("just some text, not a photo\n")

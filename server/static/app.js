@@ -1069,12 +1069,24 @@ function redrawAll() {
 
 async function loadOptions() {
   try {
-    const names = Object.keys(await api("/api/rulesets"));
+    state.rulesets = await api("/api/rulesets");
+    const names = Object.keys(state.rulesets);
     $("ruleset").innerHTML = names.map((n) => `<option${n === "tenhou" ? " selected" : ""}>${esc(n)}</option>`).join("");
   } catch (e) {
     showError(e.message);
   }
   await loadProfiles();
+}
+
+// Three players sit self, right and left: "across" is not offered as the seat scored nor as the discarder
+function seatsForRuleset() {
+  const ruleset = (state.rulesets || {})[$("ruleset").value];
+  const three = Boolean(ruleset && ruleset.players === 3);
+  for (const id of ["seat", "win"]) {
+    const across = $(id).querySelector('option[value="across"]');
+    across.disabled = three;
+    if (three && $(id).value === "across") $(id).value = id === "seat" ? "self" : "left";
+  }
 }
 
 // The "Tile set" select: the shipped reader, then the calibration profiles saved on the server's machine.
@@ -1129,6 +1141,7 @@ function wire() {
   context.addEventListener("submit", (e) => e.preventDefault());
   $("hand-form").addEventListener("submit", (e) => { e.preventDefault(); scoreTyped(); });
   $("hand-form").addEventListener("change", rescoreSoon); // hand, winning tile, discards: scored when left
+  $("ruleset").addEventListener("change", seatsForRuleset); // the form scores again 120 ms after
   wireDrop();
   wireLive();
   wireCalib();
