@@ -178,6 +178,9 @@ def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and
     assert kinds == SELF_HAND.split()[1:12] + ["6z"]
     assert console_errors(page) == []
     honba.clear()
+    honba.send_keys("-3")  # said, not sent as 0
+    wait_for(page, lambda d: "cannot be negative" in banner(d))
+    honba.clear()
     honba.send_keys("0")  # scored again: 12 tiles left, said so
     wait_for(page, lambda d: banner(d) == "" and "12 concealed tiles" in d.find_element(By.ID, "problems").text)
 

@@ -79,7 +79,8 @@ function contextFromForm(fromPhoto) {
     ippatsu: $("ippatsu").checked, haitei: last && tsumo, houtei: last && !tsumo,
     rinshan: $("rinshan").checked, chankan: $("chankan").checked,
     dora_indicators: state.dora || [], ura_indicators: state.ura,
-    honba: Math.max(0, +$("honba").value || 0), riichi_sticks: Math.max(0, +$("sticks").value || 0),
+    // as typed: a count the rules refuse (negative, over 100) is said by the server, not sent as another
+    honba: +$("honba").value || 0, riichi_sticks: +$("sticks").value || 0,
   };
   if (!fromPhoto) ctx.discards = parseTiles($("discards").value).map((tile) => ({ tile }));
   return ctx;
