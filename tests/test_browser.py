@@ -103,6 +103,31 @@ def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
 READ_RIGHT_SEED = 116
 
 
+def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if_told(page, tmp_path):
+    """Ticking "mirrored" or choosing another tile set reads the photo again, which dropped every correction made
+    with no way back (undo was cleared)."""
+    photo = shared_dir() / "data" / "real-tiles" / "photos" / "group_1.jpg"
+    if not photo.is_file():
+        pytest.skip(f"no real photo at {photo} (set RIICHI_LENS_SHARED)")
+    page.find_element(By.ID, "photo").send_keys(str(photo))
+    read = "const s = window.riichiLens.state; return s.table !== null && !s.recognizing && s.history.length === 0;"
+    wait_for(page, lambda d: d.execute_script(read), timeout=60)
+    count = len(marks(page))
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: len(marks(d)) == count - 1)
+    page.find_element(By.ID, "mirrored").click()
+    alert = wait_for(page, lambda d: d.switch_to.alert)
+    assert "drops the corrections" in alert.text
+    alert.dismiss()  # keep them: the option goes back, the photo is not read again
+    assert not page.find_element(By.ID, "mirrored").is_selected()
+    assert page.execute_script("return window.riichiLens.state.history.length") == 1 and len(marks(page)) == count - 1
+    page.find_element(By.ID, "mirrored").click()
+    wait_for(page, lambda d: d.switch_to.alert).accept()  # read it again mirrored, the corrections dropped
+    wait_for(page, lambda d: d.execute_script(read) and d.execute_script("return window.riichiLens.state.table.mirrored"),
+             timeout=60)
+
+
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):
     shared = shared_dir()
     if not (shared / "data" / "tile-art").is_dir():

@@ -173,6 +173,13 @@ function setStatus(text) {
   $("photo-status").textContent = text;
 }
 
+// The photo read again with another option (mirrored, the tile set): asked first where it would drop corrections
+// made to its tiles, and ``undoOption`` puts the option back when the user keeps them.
+function readAgain(undoOption) {
+  if (state.history.length && state.file && !window.confirm(t("drop_corrections"))) { undoOption(); return; }
+  recognize();
+}
+
 async function recognize() {
   if (!state.file) return;
   const file = state.file;
@@ -195,6 +202,7 @@ async function recognize() {
     clearError();
     await showPhoto(URL.createObjectURL(file), table);
     state.shownFile = file;
+    $("profile").dataset.shown = $("profile").value;
   } catch (e) {
     if (seq !== state.seq.recognize) return;
     state.file = state.shownFile || null; // a refused file is not sent again when mirrored or the tile set changes
@@ -1127,8 +1135,12 @@ function wire() {
     e.target.value = ""; // the same file chosen again reads again
     if (file) { state.file = file; recognize(); }
   });
-  $("mirrored").addEventListener("change", recognize);
-  $("profile").addEventListener("change", () => { if (state.mode === "photo") recognize(); }); // live: sent with the options
+  $("mirrored").addEventListener("change", () => readAgain(() => { $("mirrored").checked = !$("mirrored").checked; }));
+  $("profile").addEventListener("change", (e) => {
+    if (state.mode !== "photo") return; // live: sent with the options
+    const before = e.target.dataset.shown || "";
+    readAgain(() => { e.target.value = before; });
+  });
   $("undo").addEventListener("click", undo);
   $("add-mode").addEventListener("click", () => {
     if (!state.tiles) { showError(t("photo_first")); return; }
