@@ -428,6 +428,11 @@ def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     assert "not an image" in banner(page)
     assert page.find_element(By.ID, "drop").is_displayed()  # the page is still there
     screenshot(page, "error")
+    # the language changed while the error shows: said again in it (the server's own words stay English)
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    assert banner(page).startswith("エラー: not an image")
+    page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    assert banner(page).startswith("Error: not an image")
     page.find_element(By.ID, "banner-close").click()
     assert banner(page) == ""
     # the refused file is not sent again when the photo's options change (it was, its error shown again)

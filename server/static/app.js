@@ -58,6 +58,7 @@ async function api(path, options = {}) {
 const postJson = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
 
 function showError(message) {
+  $("banner").dataset.message = message; // kept to say again in another language (the server's text stays)
   $("banner-text").textContent = `${t("error")}: ${message}`;
   $("banner").hidden = false;
 }
@@ -1065,6 +1066,7 @@ function setMode(mode, score = true) {
 
 function redrawAll() {
   applyLang();
+  if (!$("banner").hidden) showError($("banner").dataset.message);
   drawDealer();
   drawContextTiles();
   if (state.table && state.photo) drawPhoto();
