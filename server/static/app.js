@@ -914,9 +914,8 @@ async function findGrid(file) {
     await showGrid(grid, URL.createObjectURL(file), file);
   } catch (e) {
     if (seq !== calib.seq) return;
-    setCalibStatus("");
-    $("calib-found").hidden = true;
-    calib.tiles = null;
+    // a grid checked so far stays, with its photo: a wrong photo picked by mistake does not undo the checking
+    setCalibStatus(calib.tiles ? t("calib_found", calib.tiles.length) : "");
     showError(e.message);
   }
 }
