@@ -350,6 +350,20 @@ def test_melds_are_outlined_with_their_source(page):
     assert page.find_element(By.ID, "tab-photo").text == "Photo"
 
 
+def test_at_a_phone_width_in_japanese_each_tab_keeps_its_word_on_one_line(page):
+    """At 360 px the tabs' words broke a character or two per line (写/真, ライ/ブ)."""
+    size = page.get_window_size()
+    page.set_window_size(360, 740)
+    try:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        tabs = page.find_elements(By.CSS_SELECTOR, ".tabs button")
+        line = page.execute_script("return parseFloat(getComputedStyle(arguments[0]).lineHeight) || 20", tabs[0])
+        assert all(tab.size["height"] < 2 * line for tab in tabs), [(t.text, t.size) for t in tabs]
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+        page.set_window_size(size["width"], size["height"])
+
+
 def test_a_mirrored_photo_is_corrected_in_the_photos_own_frame(page):
     """The page draws a mirrored photo's tiles where they show, and sends them back to /api/table flipped, so
     that left and right (a meld's source) stay right."""
