@@ -107,13 +107,15 @@ def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
 
 def _check_table(hand: Hand, ctx: Context) -> None:
     """Refuse a context the hand makes impossible (Context checks the flags against each other, not the hand)."""
-    # the norths set aside (kita) are not counted here: a photo's reading gives them as visible tiles too
-    tiles = (hand.all_tiles() + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators)
+    held = hand.all_tiles()
+    # the norths set aside (kita) are not counted with the visible tiles: a photo's reading gives them as visible
+    # tiles too; they are counted with the hand's own norths below
+    tiles = (held + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators)
              + list(ctx.ura_indicators) + list(ctx.visible))
     check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
     if ctx.ruleset.players == 3 and (manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None)):
         raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
-    norths = hand.all_tiles().count("4z") + ctx.kita
+    norths = held.count("4z") + ctx.kita
     if norths > 4:
         raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")
     if ctx.pao and not any(m.is_open and m.source == ctx.pao and m.tiles[0][1] == "z" for m in hand.melds):
@@ -196,13 +198,16 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
 
     notes = []
     if win_tile is None:
-        # a ron on a wait in furiten cannot be: a tile it could have been won on legally is taken first
-        scored = [(score_win(hand, t, ctx), furiten_if_won_on(t), t) for t in sorted(set(hand.concealed), key=kind)]
-        result, fur, win_tile = max(scored, key=lambda r: (r[0].valid, ctx.tsumo or not r[1].furiten, r[0].points,
-                                                            r[0].han, r[0].fu))
-        notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most"
-                     + (" that is not in furiten" if not ctx.tsumo and not fur.furiten
-                        and any(f.furiten and r.valid for r, f, _ in scored) else ""))
+        scored = sorted(((score_win(hand, t, ctx), t) for t in sorted(set(hand.concealed), key=kind)),
+                        key=lambda rt: (rt[0].valid, rt[0].points, rt[0].han, rt[0].fu), reverse=True)
+        (result, win_tile), fur = scored[0], furiten_if_won_on(scored[0][1])
+        legal = ""
+        if fur.furiten and not ctx.tsumo:  # a ron on a wait in furiten cannot be: the best tile it could be won on
+            for r, t in scored[1:]:
+                if r.valid == result.valid and not (f := furiten_if_won_on(t)).furiten:
+                    result, win_tile, fur, legal = r, t, f, " that is not in furiten"
+                    break
+        notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most{legal}")
     else:
         result, fur = score_win(hand, win_tile, ctx), furiten_if_won_on(win_tile)
     if fur.furiten and not ctx.tsumo:

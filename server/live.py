@@ -40,6 +40,7 @@ class LiveReader:
         self.tracker = TileTracker()
         self.frames = 0
         self.to_context = to_context
+        self.mirrored = False
         self.set_options(options)
 
     def set_options(self, options) -> None:
@@ -70,7 +71,7 @@ class LiveReader:
             self.finder.profile(profile)
         ctx = self.to_context(context or {}, ruleset)
         check_seat(seat, ctx)
-        if mirrored != getattr(self, "mirrored", mirrored):  # every tile moves: the old tracks would show beside
+        if mirrored != self.mirrored:  # every tile moves: the old tracks would show beside
             self.tracker = TileTracker()  # the new ones for a second and a half
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored
 

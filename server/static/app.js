@@ -166,8 +166,7 @@ function tilesOf(table) {
 // The table as corrected before the server has scored it (or when it refused to): its marks are the corrected
 // tiles, so a tap picks the tile it shows, and no readout of the tiles before stays on screen.
 function unscored(table, tiles) {
-  return { ...table, tiles: tiles.map((tile) => ({ ...tile, polygon: tile.polygon.map((p) => [...p]) })), seats: [],
-    readout: null, hand: null, problems: [], suggestions: [], check: table.check };
+  return { ...table, tiles, seats: [], readout: null, hand: null, problems: [], suggestions: [] };
 }
 
 function setStatus(text) {
