@@ -8,6 +8,7 @@ training stack; otherwise it skips, saying why. Live mode and the calibration sc
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import cv2
@@ -15,6 +16,9 @@ import numpy as np
 import pytest
 from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
 from browser_helpers import apt_install, banner, console_errors, data_url_png, screenshot, shared_dir, wait_for
+from rules.context import Context
+from rules.scoring import score_win
+from rules.tiles import parse_hand
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
@@ -416,6 +420,35 @@ def test_typed_hand_still_scores_a_win(page):
     hand.send_keys("123m456p")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: banner(d) and verdict(d) == {})
+
+
+def test_in_japanese_the_fu_lines_are_named_in_japanese(page):
+    """The fu lines came from the server in English whatever the language."""
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("123m456p789s7z [5555z] 7z")  # base, closed ron, closed kan, value pair
+    page.find_element(By.ID, "score").click()
+    try:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        lines = wait_for(page, lambda d: [r.text for r in d.find_elements(By.CSS_SELECTOR, "#readout table.fu tr")])
+        assert [line.rsplit(" ", 1)[0] for line in lines] == ["副底", "暗槓 5z5z5z5z", "役牌の雀頭 7z7z", "ツモ"]
+        # every kind of fu line the engine writes, from hands scored here
+        names = sorted({name for hand, tile, tsumo in FU_HANDS for name, _ in score_win(
+            parse_hand(hand), tile, Context(tsumo=tsumo, win_from=None if tsumo else "left")).fu_items})
+        assert len({re.sub(r" [0-9mpsz]+$", "", name) for name in names}) == 13, names  # each kind of line
+        named = page.execute_script("return arguments[0].map(fuName)", names)
+        assert not [line for line in named if re.search("[A-Za-z]", re.sub(r" [0-9mpsz]+$", "", line))], named
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    lines = wait_for(page, lambda d: [r.text for r in d.find_elements(By.CSS_SELECTOR, "#readout table.fu tr")])
+    assert lines[0].startswith("base (futei)"), lines
+
+
+FU_HANDS = [("123m456p789s7z [5555z] 7z", "7z", False), ("11223344m5566p7z 7z", "7z", True),
+            ("13m456p789s11z 5'55z 2m", "2m", False), ("12m456p789s11z 5'55z 3m", "3m", True),
+            ("234m456p789s1z 2'222z 1z", "1z", True), ("234m456p88s67s 3'45p 5s", "5s", False),
+            ("123m456p222s999s1z 1z", "1z", True)]
 
 
 def test_a_three_player_ruleset_offers_no_seat_across(page):

@@ -1,5 +1,6 @@
 // Labels in English and Japanese. Static labels carry data-i18n="key"; code calls t("key", ...args).
-// The chosen language is kept in localStorage. Messages written by the server (problems, notes, errors) stay
+// The chosen language is kept in localStorage. Yaku, fu lines and wait shapes are named here from the engine's
+// English names; messages written by the server (problems, notes, errors) stay
 // in English.
 "use strict";
 
@@ -168,6 +169,24 @@ function t(key, ...args) {
 
 function yakuName(name) {
   return lang === "ja" && YAKU_JA[name] ? YAKU_JA[name] : name;
+}
+
+// The rules engine's fu lines -> Japanese: fixed lines whole, a set's or pair's line by its words before the tiles.
+const FU_JA = {
+  "base (futei)": "副底", "closed ron (menzen kafu)": "門前加符", "seven pairs": "七対子", "tsumo": "ツモ",
+  "closed wait (kanchan)": "嵌張待ち", "edge wait (penchan)": "辺張待ち", "pair wait (tanki)": "単騎待ち",
+  "open hand without fu (counted as 30)": "副露の符なし（30符に切り上げ）",
+};
+const FU_SET_JA = {
+  "closed triplet": "暗刻", "open triplet": "明刻", "closed kan": "暗槓", "open kan": "明槓", "value pair": "役牌の雀頭",
+};
+
+function fuName(item) {
+  if (lang !== "ja") return item;
+  if (FU_JA[item]) return FU_JA[item];
+  const cut = item.lastIndexOf(" ");
+  const words = FU_SET_JA[item.slice(0, cut)];
+  return words ? `${words} ${item.slice(cut + 1)}` : item;
 }
 
 function termName(word) {

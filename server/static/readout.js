@@ -60,7 +60,7 @@ function winHtml(w) {
   const limit = w.limit ? ` — ${esc(limitName(w.limit))}` : "";
   out.push(`<p class="big total">${count}${limit} — <span class="points">${t("points", w.points)}</span></p>`);
   if (w.fu_items.length && !w.yakuman) {
-    out.push(`<h3>${t("fu")}</h3><table class="fu">${w.fu_items.map(([n, f]) => `<tr><td>${esc(n)}</td><td>${f}</td></tr>`).join("")}</table>`);
+    out.push(`<h3>${t("fu")}</h3><table class="fu">${w.fu_items.map(([n, f]) => `<tr><td>${esc(fuName(n))}</td><td>${f}</td></tr>`).join("")}</table>`);
   }
   out.push(paymentsHtml(w));
   return out.join("");
