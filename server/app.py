@@ -19,6 +19,7 @@ from rules.context import Context, Discard, Missed
 from rules.readout import analyse
 from rules.ruleset import PRESETS, preset
 from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
+from vision.table import MAX_TILES
 
 STATIC = Path(__file__).parent / "static"
 Source = Literal["left", "across", "right"]
@@ -114,7 +115,7 @@ class TileIn(BaseModel):
 
 
 class TableRequest(BaseModel):
-    tiles: list[TileIn] = Field(max_length=400)
+    tiles: list[TileIn] = Field(max_length=MAX_TILES)  # a photo's reading keeps as many
     context: ContextIn = Field(default_factory=ContextIn)
     ruleset: str = "tenhou"
     seat: SeatName = "self"

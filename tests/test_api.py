@@ -190,6 +190,8 @@ def test_table_answers_for_as_many_tiles_as_it_takes_heaped_on_one_spot(client):
         tiles.append({"kind": kinds[i % len(kinds)], "polygon": [[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]]})
     r = client.post("/api/table", json={"tiles": tiles})
     assert r.status_code == 200 and len(r.json()["tiles"]) == 400
+    r = client.post("/api/table", json={"tiles": tiles + tiles[:1]})  # a photo's reading never gives more
+    assert r.status_code == 422 and "at most 400 items" in r.json()["detail"][0]["msg"], r.json()
 
 
 @pytest.mark.parametrize("tile, where, words", [

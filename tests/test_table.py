@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import vision.table
 from rules.context import Context
 from test_layout import H, lay_row, rotated
 from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
@@ -439,6 +440,23 @@ def test_a_hand_of_the_wrong_size_is_a_problem():
 def test_no_tiles_is_a_problem_not_a_crash():
     out = score_table(read_table([]))
     assert out["readout"] is None and out["problems"][0]["message"] == "no tiles found in the photo"
+
+
+def test_a_photo_of_more_tiles_than_a_table_holds_keeps_the_surest_in_order_and_says_so(monkeypatch):
+    """A mosaic of table photos gave 1,592 tiles, read whole, that /api/table (400 at most) then refused. The cap
+    is lowered here so the test reads few tiles."""
+    table = whole_table()
+    limit = len(table) + 30
+    monkeypatch.setattr(vision.table, "MAX_TILES", limit)
+    scattered = [Tile("3s", ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40)), 0.9 - i / 1000)
+                 for i, (x, y) in enumerate((2000.0 + 90 * (i % 10), 2000.0 + 90 * (i // 10)) for i in range(60))]
+    tiles = scattered[:20] + table + scattered[20:]
+    read = read_table(tiles)
+    kept = scattered[:20] + table + scattered[20:30]  # the surest, in the order given
+    corners = lambda tiles: [sorted((float(x), float(y)) for x, y in t.polygon) for t in tiles]  # turned as read
+    assert corners(read.tiles) == corners(kept)
+    assert f"{len(tiles)} tiles found, more than a table holds: the {limit} surest were read" in read.notes
+    assert [t.kind for t in read.tiles[20:20 + len(table)]] == [t.kind for t in table]
 
 
 def test_quarter_symmetric_tile_takes_its_lie_from_the_row():

@@ -43,6 +43,9 @@ MIN_HAND_TILES = 7  # a hand shows 13 or more tiles; a line this long nearest it
 # 0.6 gave 653 of 660, 0.7 511 of 515 (dev seeds 18, 19, 20, 95, 96, session 51's saved tiles, ``python
 # bench/bench_tables.py ... --found DIR``). The page marks such tiles "unsure" too (``check.below``)
 CHECK_BELOW = 0.5
+# A set holds 136 tiles (two sets on a table, 272): a photo showing more is a mosaic or a pile, not a table, and its
+# reading's cost grows with every tile. The surest are kept, so what a photo gave can always be sent back corrected.
+MAX_TILES = 400
 
 
 @dataclass
@@ -117,6 +120,11 @@ def read_table(tiles: list[Tile]) -> Table:
     tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``)."""
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
+    notes = []
+    if len(tiles) > MAX_TILES:
+        notes.append(f"{len(tiles)} tiles found, more than a table holds: the {MAX_TILES} surest were read")
+        surest = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)[:MAX_TILES]
+        tiles = [tiles[i] for i in sorted(surest)]  # in the order found
     tiles = _white_backs_face_down(list(tiles))
     melds, sorted_hands = [], []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
@@ -124,7 +132,8 @@ def read_table(tiles: list[Tile]) -> Table:
         melds = [m.tile_indices for seat in first.seats.values() for m in seat.melds]
         hands = [_sortable(seat) for seat in first.seats.values()]
         sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
-    settled, notes = _fifth_copies_read_again(tiles, melds, sorted_hands)
+    settled, fifth_notes = _fifth_copies_read_again(tiles, melds, sorted_hands)
+    notes += fifth_notes
     table = _read_seats(list(settled), notes)  # on a copy, as above
     retaken = _sorted_hands_read_again(table)
     if not retaken:
