@@ -37,22 +37,30 @@ class TileTracker:
     def update(self, tiles: list[Tile], now: float) -> list[Tile]:
         """Feed one frame's detections; returns the stable tiles (kind = the track's settled reading)."""
         shift = self._camera_shift(tiles)
-        unmatched = set(range(len(tiles)))
-        for track in sorted(self.tracks, key=lambda t: -t.seen):
-            best, best_d = None, None
-            for i in unmatched:
-                d = np.linalg.norm(tiles[i].center - shift - track.tile.center) / min(track.tile.size)
-                if d < self.match_radius and (best_d is None or d < best_d):
-                    best, best_d = i, d
+        order = sorted(self.tracks, key=lambda t: -t.seen)
+        # every track's distance to every detection, in its own tile's smaller size (one array: a frame's cost
+        # was tracks x tiles steps of Python)
+        far = np.full((len(order), len(tiles)), np.inf)
+        if order and tiles:
+            centers = np.array([t.center for t in tiles]) - shift
+            tracked = np.array([t.tile.center for t in order])
+            sizes = np.array([min(t.tile.size) for t in order])
+            far = np.linalg.norm(centers[None] - tracked[:, None], axis=2) / sizes[:, None]
+        far[far >= self.match_radius] = np.inf
+        matched = np.zeros(len(tiles), dtype=bool)
+        for row, track in zip(far, order):
             for k in track.votes:
                 track.votes[k] *= self.decay
-            if best is not None:
-                unmatched.discard(best)
+            best = int(row.argmin()) if tiles else 0
+            if tiles and row[best] < np.inf:
+                far[:, best] = np.inf  # no other track takes it
+                matched[best] = True
                 self._observe(track, tiles[best], now)
-        for i in unmatched:
-            track = Track(tiles[i])
-            self._observe(track, tiles[i], now)
-            self.tracks.append(track)
+        for tile, taken in zip(tiles, matched):
+            if not taken:
+                track = Track(tile)
+                self._observe(track, tile, now)
+                self.tracks.append(track)
         self.tracks = [t for t in self.tracks if now - t.last_seen <= self.keep_seconds]
         return [self._settled(t) for t in self.tracks if t.seen >= self.confirm_frames]
 
@@ -83,11 +91,11 @@ class TileTracker:
         """The median displacement from each detection to its nearest track: how far the camera moved."""
         if not self.tracks or not tiles:
             return np.zeros(2)
-        centers = np.array([t.tile.center for t in self.tracks])
-        moves = []
-        for tile in tiles:
-            d = np.linalg.norm(centers - tile.center, axis=1)
-            j = int(d.argmin())
-            if d[j] < 2.0 * max(tile.size):
-                moves.append(tile.center - centers[j])
-        return np.median(moves, axis=0) if moves else np.zeros(2)
+        tracked = np.array([t.tile.center for t in self.tracks])
+        centers = np.array([t.center for t in tiles])
+        moves = centers[:, None] - tracked[None]  # detection x track
+        d = np.linalg.norm(moves, axis=2)
+        nearest = d.argmin(axis=1)
+        rows = np.arange(len(tiles))
+        near = d[rows, nearest] < 2.0 * np.array([max(t.size) for t in tiles])
+        return np.median(moves[rows, nearest][near], axis=0) if near.any() else np.zeros(2)
