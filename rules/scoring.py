@@ -11,8 +11,9 @@ from .points import Payment, base_points, limit_name, make_frozen, payments
 from .tiles import _KIND_INDEX, WIND_KIND, Hand, HandError, dora_from_indicator
 from .yaku import Win, find_yaku, find_yakuman, hand_shape
 
-# Yakuman that a pao (liability) can attach to.
-PAO_YAKUMAN = ("daisangen", "daisuushii")
+# Yakuman that a pao (liability) can attach to, and the sets the liable player must have fed: the third dragon set
+# for daisangen, the fourth wind set for daisuushii (a wind pon from that player leaves a daisangen without pao).
+PAO_YAKUMAN = {"daisangen": "567", "daisuushii": "1234"}
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,15 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
         yaku = yaku + dora_lines
         han += dora_han
     limit = limit_name(han, fu, n_yakuman, rules)
-    pao_base = 8000 * sum([m for name, m in yakuman if name in PAO_YAKUMAN]) if ctx.pao and rules.pao else 0
+    notes = ()
+    pao_base = 0
+    if ctx.pao and rules.pao:
+        fed = {m.tiles[0][0] for m in hand.melds if m.is_open and m.source == ctx.pao and m.tiles[0][1] == "z"}
+        liable = [(name, m) for name, m in yakuman if name in PAO_YAKUMAN]
+        pao_base = 8000 * sum(m for name, m in liable if fed & set(PAO_YAKUMAN[name]))
+        if liable and not pao_base:
+            sets = " or ".join("dragon" if name == "daisangen" else "wind" for name, _ in liable)
+            notes = (f"pao not applied: {ctx.pao} fed no {sets} set of this hand",)
     honba, sticks = (0, 0) if ctx.other_winner_nearer else (ctx.honba, ctx.riichi_sticks)
     pays = payments(base, ctx.seat_wind == "E", ctx.tsumo, ctx.win_from, seat - 27, honba, rules,
                     ctx.pao if pao_base else None, pao_base)
@@ -114,7 +123,7 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     return make_frozen(
         WinResult, yaku=tuple(yaku), han=han, fu=fu, fu_items=tuple(fu_items), yakuman=n_yakuman, limit=limit,
         points=points, payments=tuple(pays), winner_gain=points + gain + 1000 * sticks,
-        reading=reading.form, wait=reading.wait, valid=True, notes=(),
+        reading=reading.form, wait=reading.wait, valid=True, notes=notes,
     )
 
 

@@ -101,6 +101,14 @@ def test_pao_splits_a_fed_daisangen():
     assert sorted((p.payer, p.points) for p in r.payments) == [("across", 16000), ("left", 16000)]
 
 
+def test_no_pao_from_a_player_who_fed_no_dragon_set():
+    """Every dragon set concealed, an east pon from the left: the left fed none of the daisangen, so it is not
+    liable (it paid the whole 32000). Non-dealer tsumo yakuman: 8000, 8000 and the dealer (left, seat S) 16000."""
+    r = win("555z666z777z44m 1'11z", "4m", seat_wind="S", tsumo=True, pao="left")
+    assert sorted((p.payer, p.points) for p in r.payments) == [("across", 8000), ("left", 16000), ("right", 8000)]
+    assert r.notes == ("pao not applied: left fed no dragon set of this hand",)
+
+
 def test_ron_payment_with_honba_and_sticks():
     # East triplet in the east round (1 han) completed by ron, so open: 20 + 10 (closed ron) + 4 (open
     # honour triplet) + 2 (haku pair) = 36 -> 40 fu. 1 han 40 fu non-dealer ron = 1300; 2 honba = 600 paid
