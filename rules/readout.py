@@ -115,6 +115,11 @@ def _check_table(hand: Hand, ctx: Context) -> None:
     check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
     if ctx.ruleset.players == 3 and (manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None)):
         raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
+    if ctx.ruleset.players == 3:  # no one sits across, and no chi is called (riichi.wiki, "Sanma")
+        if chi := next((m for m in hand.melds if m.kind == "chi"), None):
+            raise HandError(f"{chi.notation()}: a three-player game has no chi")
+        if across := next((m for m in hand.melds if m.source == "across"), None):
+            raise HandError(f"{across.notation()}: called from across, but a three-player table has no one there")
     norths = held.count("4z") + ctx.kita
     if norths > 4:
         raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")

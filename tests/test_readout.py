@@ -170,6 +170,9 @@ def test_three_player_waits_are_valued_without_an_across_seat():
     # a three-player set has no 2m-8m, in the hand or anywhere on the table
     ("234m456p789s11z555z", {"tsumo": True, "ruleset": TENHOU_SANMA}, "2m: a three-player set has no 2m-8m"),
     ("123p456p789s11z555z", {"tsumo": True, "dora_indicators": ("7m",), "ruleset": TENHOU_SANMA}, "7m: a three"),
+    # three players: no chi, and no one across to call from
+    ("234p567p22s345s 6'78s", {"tsumo": True, "seat_wind": "S", "ruleset": TENHOU_SANMA}, "6'78s: a three-player game has no chi"),
+    ("234p567p22s345s 66'6s", {"tsumo": True, "seat_wind": "S", "ruleset": TENHOU_SANMA}, "66'6s: called from across"),
     # the norths set aside and the hand's own: a set has four
     ("123p456p789s11z [4444z]", {"tsumo": True, "kita": 1, "ruleset": TENHOU_SANMA},
      "5 north tiles: kita 1 set aside and 4 in the hand"),
