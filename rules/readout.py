@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .context import Context
-from .scoring import WinResult, score_win
+from .scoring import WinResult, honour_sets_fed, score_win
 from .shanten import shanten, waits
 from .tiles import KINDS, Hand, HandError, check_copies, counts34, kind
 
@@ -113,9 +113,9 @@ def _check_table(hand: Hand, ctx: Context) -> None:
     tiles = (held + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators)
              + list(ctx.ura_indicators) + list(ctx.visible))
     check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
-    if ctx.ruleset.players == 3 and (manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None)):
-        raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
-    if ctx.ruleset.players == 3:  # no one sits across, and no chi is called (riichi.wiki, "Sanma")
+    if ctx.ruleset.players == 3:  # no 2m-8m, no one sits across, and no chi is called (riichi.wiki, "Sanma")
+        if manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None):
+            raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
         if chi := next((m for m in hand.melds if m.kind == "chi"), None):
             raise HandError(f"{chi.notation()}: a three-player game has no chi")
         if across := next((m for m in hand.melds if m.source == "across"), None):
@@ -123,7 +123,7 @@ def _check_table(hand: Hand, ctx: Context) -> None:
     norths = held.count("4z") + ctx.kita
     if norths > 4:
         raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")
-    if ctx.pao and not any(m.is_open and m.source == ctx.pao and m.tiles[0][1] == "z" for m in hand.melds):
+    if ctx.pao and not honour_sets_fed(hand, ctx.pao):
         raise HandError(f"pao: no dragon or wind set of this hand was called from {ctx.pao}, so {ctx.pao} is not "
                         "liable")
     open_meld = next((m for m in hand.melds if m.is_open), None)

@@ -13,7 +13,12 @@ from .yaku import Win, find_yaku, find_yakuman, hand_shape
 
 # Yakuman that a pao (liability) can attach to, and the sets the liable player must have fed: the third dragon set
 # for daisangen, the fourth wind set for daisuushii (a wind pon from that player leaves a daisangen without pao).
-PAO_YAKUMAN = {"daisangen": "567", "daisuushii": "1234"}
+PAO_YAKUMAN = {"daisangen": ("567", "dragon"), "daisuushii": ("1234", "wind")}
+
+
+def honour_sets_fed(hand: Hand, source: str) -> set[str]:
+    """The honours (their digits) of the hand's open sets called from ``source``: what a pao player fed."""
+    return {m.tiles[0][0] for m in hand.melds if m.is_open and m.source == source and m.tiles[0][1] == "z"}
 
 
 @dataclass(frozen=True)
@@ -107,11 +112,11 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     notes = ()
     pao_base = 0
     if ctx.pao and rules.pao:
-        fed = {m.tiles[0][0] for m in hand.melds if m.is_open and m.source == ctx.pao and m.tiles[0][1] == "z"}
-        liable = [(name, m) for name, m in yakuman if name in PAO_YAKUMAN]
-        pao_base = 8000 * sum(m for name, m in liable if fed & set(PAO_YAKUMAN[name]))
+        fed = honour_sets_fed(hand, ctx.pao)
+        liable = [(PAO_YAKUMAN[name], m) for name, m in yakuman if name in PAO_YAKUMAN]
+        pao_base = 8000 * sum(m for (honours, _), m in liable if fed & set(honours))
         if liable and not pao_base:
-            sets = " or ".join("dragon" if name == "daisangen" else "wind" for name, _ in liable)
+            sets = " or ".join(word for (_, word), _ in liable)
             notes = (f"pao not applied: {ctx.pao} fed no {sets} set of this hand",)
     honba, sticks = (0, 0) if ctx.other_winner_nearer else (ctx.honba, ctx.riichi_sticks)
     pays = payments(base, ctx.seat_wind == "E", ctx.tsumo, ctx.win_from, seat - 27, honba, rules,

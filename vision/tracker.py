@@ -51,8 +51,8 @@ class TileTracker:
         for row, track in zip(far, order):
             for k in track.votes:
                 track.votes[k] *= self.decay
-            best = int(row.argmin()) if tiles else 0
-            if tiles and row[best] < np.inf:
+            best = int(row.argmin()) if tiles else None
+            if best is not None and row[best] < np.inf:
                 far[:, best] = np.inf  # no other track takes it
                 matched[best] = True
                 self._observe(track, tiles[best], now)
