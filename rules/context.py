@@ -116,6 +116,12 @@ class Context:
         for name, indicators in (("dora", self.dora_indicators), ("ura dora", self.ura_indicators)):
             if len(indicators) > 5:  # not tied to the dora given: a photo may leave the dead wall out of view
                 raise HandError(f"{len(indicators)} {name} indicators: at most 5 (the first and one per kan)")
+        rules = self.ruleset
+        for name, indicators, option in (("dora", self.dora_indicators, rules.kan_dora),
+                                         ("ura dora", self.ura_indicators, rules.kan_ura_dora)):
+            if len(indicators) > 1 and not option:
+                raise HandError(f"{len(indicators)} {name} indicators, but ruleset {rules.name} has no kan "
+                                f"{name}: only the first indicator is turned")
         for t in self.dora_indicators + self.ura_indicators + self.visible:
             kind(t)
         if self.honba < 0 or self.riichi_sticks < 0 or self.kita < 0:

@@ -1,9 +1,13 @@
 """The one call the vision and web code make: a hand plus its context in, one JSON-ready readout out.
 
 For a 13-tile hand: shanten, tenpai, each wait with how many copies are still unseen and what winning on it
-is worth (a wait with no yaku is marked: atozuke), and furiten with its reason. For a 14-tile hand: the score
+is worth (a wait with no yaku is marked), and furiten with its reason. For a 14-tile hand: the score
 of the win (the winning tile given, or else the one worth most, said so in the notes); an incomplete 14-tile
 hand gets its shanten and the discards that keep it closest to winning.
+
+Atozuke (a yaku that only some winning tiles give): allowed by every preset. With ``atozuke=False`` the hand must
+have a yaku whatever tile it wins on, by the same way of winning (riichi.wiki, "Atozuke", the variant a photo can
+judge; whether a yaku was sure when each call was made cannot be seen afterwards): else no wait wins.
 """
 from __future__ import annotations
 
@@ -147,6 +151,23 @@ def _win_value(hand13: Hand, tile: str, ctx: Context, tsumo: bool) -> WinResult 
     return r if r.valid else None
 
 
+def _score(hand: Hand, tile: str, ctx: Context) -> WinResult:
+    """``score_win``, and where the ruleset has no atozuke, no win for a hand some of whose waits have no yaku."""
+    r = score_win(hand, tile, ctx)
+    if not r.valid or ctx.ruleset.atozuke:
+        return r
+    before = list(hand.concealed)
+    before.remove(tile)
+    lacking = [KINDS[k] for k in hand_waits(Hand(tuple(before), hand.melds))
+               if not score_win(Hand((*before, KINDS[k]), hand.melds), KINDS[k], ctx).valid]
+    if not lacking:
+        return r
+    note = (f"no atozuke in ruleset {ctx.ruleset.name}: a win on {', '.join(lacking)} would have no yaku, so this "
+            "hand cannot win on any tile")
+    return replace(r, yaku=(), han=0, yakuman=0, limit="", points=0, payments=(), winner_gain=0, valid=False,
+                   notes=r.notes + (note,))
+
+
 def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None) -> Readout:
     ctx = ctx or Context()
     _check_table(hand, ctx)
@@ -177,10 +198,28 @@ def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
             notes.append(f"no yaku when winning on {tile}: tenpai, but cannot win on it")
         elif ron is None:
             notes.append(f"no yaku on a ron with {tile}: only a tsumo wins on it")
+    if not ctx.ruleset.atozuke:
+        out, notes = _without_atozuke(out, notes, ctx.ruleset.name)
     if wait_kinds and all(w.unseen == 0 for w in out):
         notes.append("every winning tile is already visible: tenpai, but no copy is left to win on")
     fur = furiten(wait_kinds, ctx)
     return Readout(hand.notation(), 13, hand_shanten(hand), bool(wait_kinds), tuple(out), fur, notes=tuple(notes))
+
+
+def _without_atozuke(waits_: list[Wait], notes: list[str], ruleset: str) -> tuple[list[Wait], list[str]]:
+    """No atozuke: a way of winning (ron, tsumo) that some wait has no yaku by wins on no wait."""
+    lost = {}
+    for how in ("ron", "tsumo"):
+        lacking = [w.tile for w in waits_ if getattr(w, how) is None]
+        if lacking and len(lacking) < len(waits_):
+            waits_ = [replace(w, **{how: None}) for w in waits_]
+            lost[how] = ", ".join(lacking)
+    if len(set(lost.values())) == 1 and len(lost) == 2:
+        lost = {"win": lost["ron"]}
+    for how, tiles in lost.items():
+        notes = notes + [f"no atozuke in ruleset {ruleset}: no yaku on a {how} with {tiles}, so no {how} on any "
+                         "wait"]
+    return waits_, notes
 
 
 def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:
@@ -203,7 +242,7 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
 
     notes = []
     if win_tile is None:
-        scored = sorted(((score_win(hand, t, ctx), t) for t in sorted(set(hand.concealed), key=kind)),
+        scored = sorted(((_score(hand, t, ctx), t) for t in sorted(set(hand.concealed), key=kind)),
                         key=lambda rt: (rt[0].valid, rt[0].points, rt[0].han, rt[0].fu), reverse=True)
         (result, win_tile), fur = scored[0], furiten_if_won_on(scored[0][1])
         legal = ""
@@ -214,7 +253,7 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
                     break
         notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most{legal}")
     else:
-        result, fur = score_win(hand, win_tile, ctx), furiten_if_won_on(win_tile)
+        result, fur = _score(hand, win_tile, ctx), furiten_if_won_on(win_tile)
     if fur.furiten and not ctx.tsumo:
         notes.append("furiten: this hand cannot win by ron")
     notes += list(result.notes)

@@ -8,13 +8,21 @@ Editions and sources (checked against the published texts where they could be re
 - ``wrc``: WRC 2015 rules (yakuman do not add up; renhou a mangan, cumulative with other yaku per the 2014
   errata; kiriage mangan; no counted yakuman; head bump; no abortive draws). WRC 2022 lets yakuman add up.
 - ``ema``: EMA Riichi Competition Rules 2016 (no red fives, no kiriage, yakuman neither double nor cumulative,
-  renhou a mangan, pao on the third dragon / fourth wind meld, multiple ron, no abortive draws).
+  renhou a strict mangan, pao on the third dragon / fourth wind meld, multiple ron, no abortive draws).
 Uncertain cells: the double-wind pair fu of WRC (2) and EMA (4), and whether rinshan earns tsumo fu there.
-``renhou="mangan"`` scores renhou as a 5-han yaku that adds to the hand's others (WRC's reading).
+``renhou="mangan"`` scores renhou as a 5-han yaku that adds to the hand's others (WRC's reading);
+``renhou="strict-mangan"`` pays it a mangan on its own, with no other yaku or dora added, unless the hand is worth
+more without it (EMA 2016: "renhou is now a strict mangan only", riichi.wiki, "EMA Riichi Competition Rules").
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+
+
+_CHOICES = {
+    "players": (3, 4), "renhou": ("none", "mangan", "strict-mangan", "yakuman"),
+    "multiple_ron": ("head_bump", "double", "triple"), "double_wind_pair_fu": (2, 4),
+}
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,7 @@ class Ruleset:
     double_yakuman: bool = False  # kokushi 13-sided, suuankou tanki, junsei chuuren, daisuushii count twice
     yakuman_stacking: bool = True  # several yakuman in one hand add up
     nagashi_mangan: bool = True
-    renhou: str = "none"  # none | mangan | yakuman
+    renhou: str = "none"  # none | mangan (5 han, adds up) | strict-mangan (a mangan alone) | yakuman
     pinfu_tsumo: bool = True  # pinfu allowed on a self-drawn win (20 fu, no tsumo fu)
     double_wind_pair_fu: int = 4  # pair of a wind that is both seat and round wind
     rinshan_tsumo_fu: bool = True  # a rinshan win earns the 2 fu for tsumo
@@ -48,6 +56,12 @@ class Ruleset:
     noten_payment_total: int = 3000
     tsumo_loss: bool = False  # 3 players: the missing player's share of a tsumo is not paid
     kita: bool = False  # 3 players: north tiles set aside as dora
+
+    def __post_init__(self) -> None:
+        for option, allowed in _CHOICES.items():
+            if getattr(self, option) not in allowed:
+                raise ValueError(f"ruleset option {option}={getattr(self, option)!r}: one of "
+                                 f"{', '.join(map(str, allowed))}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -76,7 +90,7 @@ WRC = Ruleset(
 )
 EMA = Ruleset(
     name="ema", red_fives=(0, 0, 0), kiriage_mangan=False, kazoe_yakuman=False, double_yakuman=False,
-    yakuman_stacking=False, nagashi_mangan=False, renhou="mangan", double_wind_pair_fu=4,
+    yakuman_stacking=False, nagashi_mangan=False, renhou="strict-mangan", double_wind_pair_fu=4,
     multiple_ron="triple", abortive_draws=False, pao=True,
 )
 

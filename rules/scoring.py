@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .context import Context
 from .decompose import TILE_WEIGHT, count_of
 from .fu import fu_breakdown
-from .points import Payment, base_points, limit_name, make_frozen, payments
+from .points import LIMIT_BASE, Payment, base_points, limit_name, make_frozen, payments
 from .tiles import _KIND_INDEX, WIND_KIND, Hand, HandError, dora_from_indicator
 from .yaku import Win, find_yaku, find_yakuman, hand_shape
 
@@ -99,6 +99,12 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
     reading = w.reading
     if not itemise:
         fu, fu_items = fu_breakdown(w, w.is_pinfu)
+    notes = ()
+    if ctx.renhou and rules.renhou == "strict-mangan" and not yakuman:
+        if base < LIMIT_BASE["mangan"]:  # renhou alone, a mangan: neither the hand's yaku nor dora add to it
+            has_yaku, base, yaku, han, dora_lines, dora_han = True, LIMIT_BASE["mangan"], [("renhou", 5)], 5, [], 0
+        else:
+            notes = ("renhou not counted: a mangan on its own, and the hand is worth at least that without it",)
     if not has_yaku:
         return make_frozen(
             WinResult, yaku=(), han=0, fu=fu, fu_items=tuple(fu_items), yakuman=0, limit="", points=0, payments=(),
@@ -109,7 +115,6 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
         yaku = yaku + dora_lines
         han += dora_han
     limit = limit_name(han, fu, n_yakuman, rules)
-    notes = ()
     pao_base = 0
     if ctx.pao and rules.pao:
         fed = honour_sets_fed(hand, ctx.pao)
@@ -117,7 +122,7 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
         pao_base = 8000 * sum(m for (honours, _), m in liable if fed & set(honours))
         if liable and not pao_base:
             sets = " or ".join(word for (_, word), _ in liable)
-            notes = (f"pao not applied: {ctx.pao} fed no {sets} set of this hand",)
+            notes += (f"pao not applied: {ctx.pao} fed no {sets} set of this hand",)
     honba, sticks = (0, 0) if ctx.other_winner_nearer else (ctx.honba, ctx.riichi_sticks)
     pays = payments(base, ctx.seat_wind == "E", ctx.tsumo, ctx.win_from, seat - 27, honba, rules,
                     ctx.pao if pao_base else None, pao_base)

@@ -97,6 +97,34 @@ def test_atozuke_wait_without_yaku_is_marked():
     assert any("2m" in n and "cannot win" in n for n in r.notes)
 
 
+NO_ATOZUKE = TENHOU.with_options(name="no-atozuke", atozuke=False)
+
+
+def test_without_atozuke_a_hand_with_a_yakuless_wait_wins_on_none():
+    # The same open shanpon on haku and 2m: with atozuke off a hand must have a yaku whatever tile it wins on
+    # (riichi.wiki, "Atozuke"), so not even haku wins, waiting or complete.
+    r = analyse(parse_hand("55z22m456p678s 3'45m"), Context(seat_wind="S", ruleset=NO_ATOZUKE))
+    assert [(w.tile, w.ron, w.tsumo) for w in r.waits] == [("2m", None, None), ("5z", None, None)]
+    assert any("no atozuke in ruleset no-atozuke: no yaku on a win with 2m" in n for n in r.notes)
+    r = analyse(parse_hand("555z22m456p678s 3'45m"), Context(seat_wind="S", win_from="left", ruleset=NO_ATOZUKE),
+                "5z")
+    assert not r.win.valid and r.win.points == 0 and r.win.payments == () and r.win.yaku == ()
+    assert any("a win on 2m would have no yaku" in n for n in r.notes)
+
+
+def test_without_atozuke_a_yaku_on_every_wait_still_wins():
+    # riichi.wiki's examples: 789m789p67878s55z wins on 6s (iipeikou) or 9s (sanshoku), a yaku either way;
+    # 123m67p55s with a hatsu pon and a 789s chi has hatsu on 5p and 8p. Both win with atozuke off.
+    r = analyse(parse_hand("789m789p678789s55z"), Context(seat_wind="S", win_from="left", ruleset=NO_ATOZUKE), "9s")
+    assert r.win.valid and r.win.yaku == (("sanshoku doujun", 2),)
+    r = analyse(parse_hand("123m67p55s 6'66z 7'89s"), Context(seat_wind="S", ruleset=NO_ATOZUKE))
+    assert [(w.tile, w.ron.yaku) for w in r.waits] == [("5p", (("hatsu", 1),)), ("8p", (("hatsu", 1),))]
+    # one wait, no yaku on a ron but menzen tsumo on a tsumo: every wait has a yaku by tsumo, so tsumo still wins
+    r = analyse(parse_hand("13m456p789s11s678m"), Context(seat_wind="S", ruleset=NO_ATOZUKE))
+    (wait,) = r.waits
+    assert wait.ron is None and wait.tsumo is not None
+
+
 def test_closed_hand_wait_winnable_only_by_tsumo():
     # Closed, no yaku on a ron (kanchan, not pinfu, no tanyao because of 9s): menzen tsumo is the only yaku.
     r = analyse(parse_hand("13m456p789s11s678m"), Context(seat_wind="S"))
@@ -200,6 +228,10 @@ def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     ({"renhou": True, "win_from": "left", "seat_wind": "S", "houtei": True}, "renhou is won on the first turn"),
     ({"riichi": True, "ippatsu": True, "rinshan": True, "tsumo": True}, "ippatsu and rinshan cannot be one win"),
     ({"dora_indicators": ("1m",) * 6}, "6 dora indicators: at most 5"),
+    ({"dora_indicators": ("1m", "2m"), "ruleset": TENHOU.with_options(name="x", kan_dora=False)},
+     "2 dora indicators, but ruleset x has no kan dora: only the first indicator is turned"),
+    ({"dora_indicators": ("1m", "2m"), "ura_indicators": ("3m", "4m"), "riichi": True,
+      "ruleset": TENHOU.with_options(name="x", kan_ura_dora=False)}, "2 ura dora indicators, but ruleset x has no kan ura"),
     ({"ura_indicators": ("1m",) * 6, "riichi": True}, "6 ura dora indicators: at most 5"),
     ({"honba": 10**30}, "no table counts above 100"), ({"riichi_sticks": 101}, "no table counts above 100"),
 ])

@@ -3,9 +3,11 @@
 They need the training stack (torch, ultralytics, onnx): the fixture installs the `train` extra when it is
 missing, as the README says to, so CI checks that the documented training path still works.
 """
+import fcntl
 import importlib.util
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -17,9 +19,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def training_stack():
-    if not all(importlib.util.find_spec(m) for m in ("torch", "ultralytics", "onnx")):
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-e", f"{REPO}[train]"], check=True)
-    importlib.invalidate_caches()
+    # pytest -n 2 runs this in each worker: the lock lets one install while the other waits, then finds it there
+    with open(Path(tempfile.gettempdir()) / "riichi-lens-train-extra.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        importlib.invalidate_caches()
+        if not all(importlib.util.find_spec(m) for m in ("torch", "ultralytics", "onnx")):
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-e", f"{REPO}[train]"], check=True)
+        importlib.invalidate_caches()
 
 
 def test_detector_trains_on_generated_windows_and_exports_an_onnx_the_run_time_loads(training_stack, shared,

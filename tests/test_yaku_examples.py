@@ -140,6 +140,29 @@ def test_renhou_only_where_the_ruleset_scores_it():
     assert r.yaku == (("renhou", 13),) and r.points == 32000
 
 
+def test_renhou_as_a_strict_mangan_does_not_add_up():
+    # EMA 2016: renhou a mangan alone. The yakuless kanchan ron with a 2m dora (indicator 1m): EMA pays the
+    # non-dealer's mangan, 8000; WRC adds renhou's 5 han to the dora's 1: 6 han, haneman, 12000.
+    from rules.ruleset import EMA
+    hand, ctx = "123m456p789s11s678m", dict(seat_wind="S", win_from="left", renhou=True, dora_indicators=("1m",))
+    ema = win(hand, "2m", **ctx, ruleset=EMA)
+    assert ema.yaku == (("renhou", 5),) and ema.limit == "mangan" and ema.points == 8000
+    assert win(hand, "2m", **ctx, ruleset=WRC).points == 12000
+    # A hand worth more without it keeps its own value: closed chinitsu 6 + ittsu 2 = baiman, 16000 (WRC: 13 han,
+    # no kazoe yakuman there, sanbaiman 24000).
+    hand, ctx = "123456789m111m22m", dict(seat_wind="S", win_from="left", renhou=True)
+    ema = win(hand, "2m", **ctx, ruleset=EMA)
+    assert ema.points == 16000 and "renhou" not in dict(ema.yaku)
+    assert any("renhou not counted" in n for n in ema.notes)
+    assert win(hand, "2m", **ctx, ruleset=WRC).points == 24000
+
+
+def test_a_ruleset_option_out_of_its_choices_is_refused():
+    for option, value in (("renhou", "double"), ("players", 5), ("multiple_ron", "all"), ("double_wind_pair_fu", 3)):
+        with pytest.raises(ValueError, match=f"ruleset option {option}="):
+            TENHOU.with_options(**{option: value})
+
+
 def test_complete_hand_without_yaku_is_not_a_win():
     # open, no yakuhai, a terminal: no yaku; dora do not make a win
     r = win("234m456p11s789s 6'78m", "2m", **RON_S, dora_indicators=("1m",))

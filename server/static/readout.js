@@ -83,7 +83,7 @@ function renderReadout(el, r, { notes = [], hand = null, problems = false, noRea
   } else if (problems) {
     out.push(`<p class="error no-readout">${t(noReadout)}</p>`);
   }
-  const allNotes = [...notes, ...(r ? r.notes : []), ...(r && r.win ? r.win.notes : [])];
+  const allNotes = [...notes, ...(r ? r.notes : [])];  // a readout's notes hold its win's
   out.push(allNotes.map((n) => `<p class="note"><i>${esc(n)}</i></p>`).join(""));
   el.innerHTML = out.join("");
   el.hidden = false;
