@@ -36,7 +36,10 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kita", type=int, default=0, help="north tiles set aside (3 players)")
     p.add_argument("--discards", default="", help="the player's own discards, for furiten")
     p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
-    p.add_argument("--ruleset", default="tenhou", choices=sorted(PRESETS))
+    p.add_argument("--ruleset", default="tenhou",
+                   help=f"one of {', '.join(PRESETS)}, with house rules after a colon, e.g. "
+                        "tenhou:kuitan=no,atozuke=no (the options: README, \"Rulesets\")")
+    p.add_argument("--pao", choices=SOURCES, help="the player liable for daisangen / daisuushii (pao)")
     p.add_argument("--json", action="store_true", help="print the readout as JSON")
     p.set_defaults(run=run_hand)
 
@@ -59,7 +62,7 @@ def run_hand(args: argparse.Namespace) -> int:
             dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
             honba=args.honba, riichi_sticks=args.sticks, kita=args.kita,
             discards=tuple(Discard(t) for t in parse_tiles(args.discards)), visible=tuple(parse_tiles(args.seen)),
-            ruleset=preset(args.ruleset),
+            pao=args.pao, ruleset=preset(args.ruleset),
         )
         readout = analyse(hand, ctx, None if args.win is None else parse_tile(args.win))
     except (HandError, ValueError) as e:

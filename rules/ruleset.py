@@ -97,11 +97,57 @@ EMA = Ruleset(
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (TENHOU, TENHOU_SANMA, MAHJONG_SOUL, MAHJONG_SOUL_SANMA, WRC, EMA)}
 
 
-def preset(name: str) -> Ruleset:
+def preset(spec: str) -> Ruleset:
+    """A preset by name, or a preset with options changed: ``tenhou:kuitan=no,red_fives=0/0/0`` (house rules,
+    from the CLI's ``--ruleset`` or the API's ``ruleset``). The ruleset is named by the whole spec."""
+    name, _, changes = spec.strip().partition(":")
     try:
-        return PRESETS[name.lower()]
+        base = PRESETS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown ruleset {name!r}: one of {', '.join(PRESETS)}") from None
+        raise ValueError(f"unknown ruleset {name!r}: one of {', '.join(PRESETS)}, optionally followed by "
+                         "':option=value,...'") from None
+    if not changes.strip():
+        return base
+    options = {}
+    for item in changes.split(","):
+        option, eq, text = (part.strip() for part in item.partition("="))
+        if not eq or option == "name" or option not in base.to_dict():
+            raise ValueError(f"ruleset {spec!r}: {item.strip()!r} is not option=value with an option of "
+                             f"{', '.join(o for o in base.to_dict() if o != 'name')}")
+        options[option] = _option_value(option, text, getattr(base, option))
+    return base.with_options(name=f"{base.name}:{','.join(f'{o}={_option_text(v)}' for o, v in options.items())}",
+                             **options)
+
+
+_YES, _NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
+
+
+def _option_text(value) -> str:
+    return "yes" if value is True else "no" if value is False else "/".join(map(str, value)) \
+        if isinstance(value, tuple) else str(value)
+
+
+def _option_value(option: str, text: str, like):
+    """An option's value from its text, of the type of the preset's value (yes/no, a number, 1/1/1)."""
+    try:
+        if isinstance(like, bool):
+            if text.lower() not in _YES + _NO:
+                raise ValueError
+            return text.lower() in _YES
+        if isinstance(like, tuple):
+            value = tuple(int(v) for v in text.split("/"))
+            if len(value) != len(like) or not all(0 <= v <= 4 for v in value):
+                raise ValueError
+            return value
+        if isinstance(like, int):
+            if int(text) < 0:
+                raise ValueError
+            return int(text)
+        return text
+    except ValueError:
+        kind = ("yes or no" if isinstance(like, bool) else "three counts such as 1/1/1" if isinstance(like, tuple)
+                else "a whole number, 0 or more" if isinstance(like, int) else "a word")
+        raise ValueError(f"ruleset option {option}={text!r}: {kind}") from None
 
 
 def markdown_table() -> str:
@@ -113,8 +159,7 @@ def markdown_table() -> str:
             continue
         cells = []
         for n in names:
-            v = getattr(PRESETS[n], option)
-            cells.append("yes" if v is True else "no" if v is False else "/".join(map(str, v)) if isinstance(v, tuple) else str(v))
+            cells.append(_option_text(getattr(PRESETS[n], option)))
         rows.append(f"| `{option}` | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 

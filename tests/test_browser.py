@@ -451,6 +451,37 @@ FU_HANDS = [("123m456p789s7z [5555z] 7z", "7z", False), ("11223344m5566p7z 7z", 
             ("123m456p222s999s1z 1z", "1z", True)]
 
 
+def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error(page):
+    """"atozuke=no" after the preset: a hand that wins on haku while its 2m wait has no yaku cannot win at all; the
+    note is shown once (a readout's notes hold its win's; the page had shown them twice)."""
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("555z22m456p678s 3'45m")
+    page.find_element(By.ID, "win_tile").send_keys("5z")
+    page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "win"
+             and d.find_elements(By.CSS_SELECTOR, "#readout .total .points"))
+    page.find_element(By.CSS_SELECTOR, "#context details.more summary").click()
+    house = page.find_element(By.ID, "house_rules")
+    try:
+        house.send_keys("atozuke=no\t")
+        notes = wait_for(page, lambda d: (n := [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .note")
+                                               if "no atozuke" in p.text]) and n)
+        assert notes == ["no atozuke in ruleset tenhou:atozuke=no: a win on 2m would have no yaku, so this hand "
+                         "cannot win on any tile"]
+        assert not page.find_elements(By.CSS_SELECTOR, "#readout .total .points")
+        house.clear()
+        house.send_keys("atozuke=perhaps\t")
+        assert "atozuke='perhaps': yes or no" in wait_for(page, banner)
+    finally:
+        house.clear()
+        house.send_keys("\t")
+        page.find_element(By.ID, "win_tile").clear()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .total .points") and not banner(d))
+
+
 def test_a_three_player_ruleset_offers_no_seat_across(page):
     """Nobody sits across in sanma: the page offered it as the seat scored and as the discarder, and the server
     then refused every request."""

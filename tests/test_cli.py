@@ -29,6 +29,23 @@ def test_bad_hand_is_a_clear_error_not_a_traceback(capsys):
         assert "the winning tile must be one tile, like 5m" in capsys.readouterr().err
 
 
+def test_hand_takes_house_rules_and_the_pao_player(capsys):
+    # 34m456p678s88s with a 3'45s chi waits on 2m and 5m, all simples: open tanyao its only yaku. Tenhou allows
+    # it (kuitan); with the house rule kuitan=no neither wait has a yaku.
+    assert main(["hand", "34m456p678s88s 3'45s", "--ruleset", "tenhou:kuitan=no", "--json"]) == 0
+    waits = json.loads(capsys.readouterr().out)["waits"]
+    assert [(w["tile"], w["can_ron"], w["can_tsumo"]) for w in waits] == [("2m", False, False), ("5m", False, False)]
+    assert main(["hand", "34m456p678s88s 3'45s", "--json"]) == 0
+    waits = json.loads(capsys.readouterr().out)["waits"]
+    assert [(w["tile"], w["can_ron"], w["can_tsumo"]) for w in waits] == [("2m", True, True), ("5m", True, True)]
+    # pao: left fed the hatsu pon of a daisangen won by tsumo, and pays the dealer's 48000 alone
+    assert main(["hand", "11m555z 6'66z 77'7z 1'23m", "--win", "1m", "--tsumo", "--pao", "left"]) == 0
+    out = capsys.readouterr().out
+    assert "left pays 48000" in out and "right pays" not in out and "across pays" not in out
+    assert main(["hand", "34m456p678s88s 3'45s", "--ruleset", "tenhou:kuitan=maybe"]) == 2
+    assert "ruleset option kuitan='maybe': yes or no" in capsys.readouterr().err
+
+
 def test_check_cases_counts_and_fails(tmp_path, capsys):
     good = {"kind": "tenpai", "id": "a", "players": 4, "concealed": ["2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
             "1z", "1z", "5z", "5z", "5z"], "melds": [], "expected": {"tenpai": True}}

@@ -157,6 +157,19 @@ def test_renhou_as_a_strict_mangan_does_not_add_up():
     assert win(hand, "2m", **ctx, ruleset=WRC).points == 24000
 
 
+def test_a_ruleset_is_a_preset_with_house_rules_after_a_colon():
+    from rules.ruleset import preset
+    house = preset(" EMA : kuitan=no, red_fives=0/1/1,honba_ron=100 ")
+    assert (house.kuitan, house.red_fives, house.honba_ron, house.renhou) == (False, (0, 1, 1), 100, "strict-mangan")
+    assert house.name == "ema:kuitan=no,red_fives=0/1/1,honba_ron=100" and preset("tenhou:") == TENHOU
+    for spec, words in (("tenhou:kuitan", "'kuitan' is not option=value"), ("tenhou:name=x", "'name=x' is not"),
+                        ("tenhou:ura=no", "'ura=no' is not option=value"), ("tenhou:kuitan=2", "kuitan='2': yes or no"),
+                        ("tenhou:honba_ron=-300", "a whole number, 0 or more"),
+                        ("tenhou:red_fives=1/1", "three counts such as 1/1/1"), ("house:kuitan=no", "unknown ruleset")):
+        with pytest.raises(ValueError, match=words):
+            preset(spec)
+
+
 def test_a_ruleset_option_out_of_its_choices_is_refused():
     for option, value in (("renhou", "double"), ("players", 5), ("multiple_ron", "all"), ("double_wind_pair_fu", 3)):
         with pytest.raises(ValueError, match=f"ruleset option {option}="):

@@ -134,7 +134,7 @@ async function scoreTyped() {
   const hand = $("hand").value.trim();
   if (!hand) return;
   const seq = ++state.seq.score;
-  const body = { hand, win_tile: $("win_tile").value.trim() || null, ruleset: $("ruleset").value || "tenhou", context: contextFromForm(false) };
+  const body = { hand, win_tile: $("win_tile").value.trim() || null, ruleset: rulesetSpec(), context: contextFromForm(false) };
   try {
     const r = await postJson("/api/score", body);
     if (seq !== state.seq.score) return;
@@ -186,7 +186,7 @@ async function recognize() {
   const form = new FormData();
   form.append("photo", file);
   form.append("context", JSON.stringify(contextFromForm(true)));
-  form.append("ruleset", $("ruleset").value || "tenhou");
+  form.append("ruleset", rulesetSpec());
   form.append("seat", $("seat").value);
   form.append("mirrored", String($("mirrored").checked));
   if ($("profile").value) form.append("profile", $("profile").value);
@@ -255,7 +255,7 @@ async function rescoreTable() {
     // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
-    context: contextFromForm(true), ruleset: $("ruleset").value || "tenhou", seat: $("seat").value,
+    context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value,
   };
   try {
     const table = await postJson("/api/table", body);
@@ -663,7 +663,7 @@ const live = {
 
 function liveOptions() {
   return {
-    context: contextFromForm(true), ruleset: $("ruleset").value || "tenhou", seat: $("seat").value,
+    context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value,
     mirrored: $("live-mirrored").checked, profile: $("profile").value || null,
   };
 }
@@ -1085,6 +1085,12 @@ async function loadOptions() {
     showError(e.message);
   }
   await loadProfiles();
+}
+
+// The ruleset sent: the preset chosen, then the house rules typed ("kuitan=no, atozuke=no"), as rules.ruleset.preset reads it
+function rulesetSpec() {
+  const house = $("house_rules").value.trim();
+  return ($("ruleset").value || "tenhou") + (house ? `:${house}` : "");
 }
 
 // Three players sit self, right and left: "across" is not offered as the seat scored nor as the discarder
