@@ -54,6 +54,8 @@ def print_map(data: Path) -> None:
         which = f"tiles at least {width} px wide" if width else "every labelled tile"
         print(f"{which} ({r['positives']} in {r['scenes']} scenes): mAP50 {r['map50']:.4f}, "
               f"mAP50-95 {r['map50_95']:.4f}; the run time's boxes find {r['found']}, {r['on_no_tile']} on no tile")
+        shown = ", ".join(f"{name} {found} / {asked}" for name, (found, asked) in r["by_visible"].items())
+        print(f"  found by how much of the tile shows (90 %, 60 %, less): {shown}")
 
 
 def main() -> None:

@@ -188,16 +188,17 @@ def overlaps(boxes: list, truth: list, counted: list[bool]) -> tuple[np.ndarray,
 
 
 def match_boxes(overlap: tuple[np.ndarray, np.ndarray], sureness: list[float], counted: list[bool],
-                min_iou: float) -> list[bool | None]:
+                min_iou: float, taken: np.ndarray | None = None) -> list[bool | None]:
     """Each box, surest first as COCO matches them, given its ``overlaps``: True when it overlaps a counted true
     box not yet taken by at least ``min_iou`` (the one it overlaps most); None when at least ``min_iou`` of it lies
     on a tile not counted (one too small or too hidden to be asked for, where a box may find only the part that
-    shows: neither right nor wrong, as COCO's crowd regions); False otherwise (no tile, or one already found)."""
+    shows: neither right nor wrong, as COCO's crowd regions); False otherwise (no tile, or one already found).
+    ``taken``, if given (a bool per true box, all False), is set where a true box was found."""
     ious, inside = overlap
     n, m = ious.shape
     counted = np.asarray(counted, dtype=bool)
     out: list[bool | None] = [False] * n
-    taken = np.zeros(m, dtype=bool)
+    taken = np.zeros(m, dtype=bool) if taken is None else taken
     for k in np.argsort(-np.asarray(sureness, dtype=float), kind="stable"):
         free = np.where(counted & ~taken & (ious[k] >= min_iou), ious[k], -1.0)
         if m and free.max() >= 0:
@@ -223,6 +224,10 @@ def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(in_frame(polygon, shape)))
 
 
+# How much of a face shows (the generator's ``visible``: neither hidden by a neighbour nor cut by the photo's edge)
+VISIBLE_BANDS = (("wholly", 0.9), ("mostly", 0.6), ("partly", 0.0))
+
+
 def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:
     """mAP50 and mAP50-95 of the run-time detector (``TileDetector.detect``, every box at least ``floor`` sure at
     the scale it chooses) on whole generated scenes, one class (a tile). A true box is ``true_box``, as the
@@ -233,6 +238,7 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
     overlapping every tile, asked for or not, by less than 0.3 (as ``evaluate``'s extra detections)."""
     per_iou = {t: ([], []) for t in AP_IOUS}
     positives = scenes = found = on_no_tile = 0
+    by_visible = {name: [0, 0] for name, _ in VISIBLE_BANDS}  # found, asked for
     for path in sorted(data.glob("tables/*/*.json")):
         scenes += 1
         table = json.loads(path.read_text())
@@ -246,7 +252,13 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
         positives += sum(counted)
         kept = run_time_boxes(every)  # as ``detect(image)`` gives them, from the same pass
         kept_overlap = overlaps([d.corners for d in kept], truth, counted)
-        found += sum(m is True for m in match_boxes(kept_overlap, [d.confidence for d in kept], counted, 0.5))
+        taken = np.zeros(len(truth), dtype=bool)
+        found += sum(m is True for m in match_boxes(kept_overlap, [d.confidence for d in kept], counted, 0.5, taken))
+        for t, was_counted, was_found in zip(table["tiles"], counted, taken):
+            if was_counted:
+                shown = next(name for name, least in VISIBLE_BANDS if t["visible"] >= least)
+                by_visible[shown][0] += int(was_found)
+                by_visible[shown][1] += 1
         on_no_tile += int((kept_overlap[0].max(axis=1, initial=0.0) < 0.3).sum())
         overlap = overlaps(boxes, truth, counted)
         for t, (sure, right) in per_iou.items():
@@ -256,4 +268,4 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
                     right.append(m)
     ap = {t: average_precision(sure, right, positives) for t, (sure, right) in per_iou.items()}
     return dict(map50=ap[0.5], map50_95=float(np.mean(list(ap.values()))), positives=positives, scenes=scenes,
-                found=found, on_no_tile=on_no_tile)
+                found=found, on_no_tile=on_no_tile, by_visible=by_visible)

@@ -73,7 +73,8 @@ def seat_of(source: str, winner_wind_index: int, players: int = 4) -> int:
 def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_wind: int, honba: int,
              rules: Ruleset, pao: str | None = None, pao_base: int = 0) -> list[Payment]:
     """Who pays what. ``pao`` is liable for ``pao_base`` of the base (the yakuman it fed): on a tsumo it
-    pays that part alone (and the honba), on a ron it pays half of that part and the discarder the rest."""
+    pays that part alone, on a ron half of that part and the discarder the rest; the liable player pays the honba
+    either way (riichi.wiki, "Sekinin barai": "the liable player pays the full value of any honba")."""
     if not pao:  # the usual case, spelt out: nearly every hand scored comes through here
         if not tsumo:
             ron = -(-base * (6 if dealer else 4) // 100) * 100
@@ -105,7 +106,8 @@ def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_
         for s in ([pao] * len(others) if pao else others):
             pay[s][1] += rules.honba_tsumo * honba
     else:
-        pay[win_from] = [_round100(normal * (6 if dealer else 4)), rules.honba_ron * honba]
+        pay[win_from][0] = _round100(normal * (6 if dealer else 4))
+        pay[pao if pao_base else win_from][1] = rules.honba_ron * honba
     if pao_base:
         liable = _round100(pao_base * (6 if dealer else 4))
         if tsumo:

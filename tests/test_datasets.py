@@ -758,7 +758,9 @@ def test_boxes_match_counted_tiles_once_and_boxes_on_uncounted_tiles_count_neith
     # the surer of the two boxes on the first tile takes it, the other is one too many; (100, 6) overlaps the
     # second tile by 40 / 160 only; the box on the uncounted tile is neither; the last lies on no tile
     overlap = overlaps(boxes, truth, counted)
-    assert match_boxes(overlap, sure, counted, 0.5) == [False, True, False, None, False]
+    taken = np.zeros(3, dtype=bool)
+    assert match_boxes(overlap, sure, counted, 0.5, taken) == [False, True, False, None, False]
+    assert taken.tolist() == [True, False, False]  # which tiles were found: the first only
     assert match_boxes(overlap, sure, counted, 0.2)[2] is True
 
 
@@ -766,13 +768,13 @@ def test_detection_ap_counts_the_tiles_the_run_times_boxes_find_and_the_boxes_on
     from datasets.evaluate import detection_ap
     from vision.detector import Detection
 
-    def tile(x, labelled=True):  # a face 30 x 40 px with its top left at (x, 100)
-        return dict(labelled=labelled, polygon=[[x, 100], [x + 30, 100], [x + 30, 140], [x, 140]])
+    def tile(x, labelled=True, visible=1.0):  # a face 30 x 40 px with its top left at (x, 100)
+        return dict(labelled=labelled, polygon=[[x, 100], [x + 30, 100], [x + 30, 140], [x, 140]], visible=visible)
 
     (tmp_path / "tables" / "val").mkdir(parents=True)
     (tmp_path / "images" / "val").mkdir(parents=True)
     cv2.imwrite(str(tmp_path / "images" / "val" / "a.jpg"), np.zeros((300, 600, 3), np.uint8))
-    table = dict(image="images/val/a.jpg", tiles=[tile(50), tile(150), tile(250, labelled=False)])
+    table = dict(image="images/val/a.jpg", tiles=[tile(50), tile(150, visible=0.5), tile(250, labelled=False)])
     (tmp_path / "tables" / "val" / "a.json").write_text(json.dumps(table))
 
     class Boxes:
@@ -786,6 +788,7 @@ def test_detection_ap_counts_the_tiles_the_run_times_boxes_find_and_the_boxes_on
 
     r = detection_ap(Boxes(), tmp_path)
     assert (r["positives"], r["found"], r["on_no_tile"]) == (2, 1, 1)
+    assert r["by_visible"] == {"wholly": [1, 1], "mostly": [0, 0], "partly": [0, 1]}  # the half-hidden one missed
     # the curve sees every box: both tiles found, the one on the bare table ranked above the second
     assert 0.5 < r["map50"] < 1.0
 

@@ -99,6 +99,11 @@ def test_pao_splits_a_fed_daisangen():
     # ron off across: across and the liable left pay half each
     r = win(hand, "2m", **RON_S, pao="left")
     assert sorted((p.payer, p.points) for p in r.payments) == [("across", 16000), ("left", 16000)]
+    # with 2 honba the liable player pays them, 600, on a ron as on a tsumo (riichi.wiki, "Sekinin barai")
+    r = win(hand, "2m", **RON_S, pao="left", honba=2)
+    assert sorted((p.payer, p.points, p.honba) for p in r.payments) == [("across", 16000, 0), ("left", 16000, 600)]
+    r = win(hand, "2m", seat_wind="S", tsumo=True, pao="left", honba=2)
+    assert [(p.payer, p.points, p.honba) for p in r.payments] == [("left", 32000, 600)]
 
 
 def test_no_pao_from_a_player_who_fed_no_dragon_set():
