@@ -114,10 +114,14 @@ class TileIn(BaseModel):
         return candidates
 
 
+RULESET_HELP = ("a preset (GET /api/rulesets), with house rules after a colon: tenhou:kuitan=no,atozuke=no "
+                "(rules.ruleset.preset)")
+
+
 class TableRequest(BaseModel):
     tiles: list[TileIn] = Field(max_length=MAX_TILES)  # a photo's reading keeps as many
     context: ContextIn = Field(default_factory=ContextIn)
-    ruleset: str = "tenhou"
+    ruleset: str = Field("tenhou", description=RULESET_HELP)
     seat: SeatName = "self"
 
 
@@ -129,7 +133,7 @@ class ScoreRequest(BaseModel):
     melds: list[MeldIn] = Field(default_factory=list)
     win_tile: str | None = None
     context: ContextIn = Field(default_factory=ContextIn)
-    ruleset: str = "tenhou"
+    ruleset: str = Field("tenhou", description=RULESET_HELP)
 
 
 def to_hand(req: ScoreRequest) -> Hand:
@@ -262,7 +266,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     async def recognize(
         photo: UploadFile = File(..., description="a JPEG, PNG, WebP, BMP or TIFF photo"),
         context: str = Form("{}", description="the context as JSON, as in /api/score (seat wind, tsumo, ...)"),
-        ruleset: str = Form("tenhou"),
+        ruleset: str = Form("tenhou", description=RULESET_HELP),
         seat: SeatName = Form("self", description="whose hand to score, from the hand nearest the camera"),
         mirrored: bool = Form(False, description="the photo is mirrored (a selfie camera)"),
         profile: str | None = Form(None, description="a calibration profile of the user's set (GET /api/profiles)"),

@@ -60,7 +60,8 @@ class LiveReader:
         if context is not None and not isinstance(context, dict):
             raise ValueError("context must be a JSON object as in /api/score, or null")
         if not isinstance(ruleset, str):
-            raise ValueError(f"ruleset must be a name: one of {', '.join(PRESETS)}")
+            raise ValueError(f"ruleset must be text: one of {', '.join(PRESETS)}, with house rules after a colon "
+                             "(tenhou:kuitan=no)")
         if not isinstance(seat, str) or seat not in SEATS:
             raise ValueError(f"seat must be one of {', '.join(SEATS)}, not {seat!r}")
         if not isinstance(mirrored, bool):

@@ -46,7 +46,8 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
 
 @pytest.mark.parametrize("message, words", [
     ("[]", "JSON object"), ('"hi"', "JSON object"), ("5", "JSON object"), ("null", "JSON object"),
-    ('{"ruleset": 5}', "ruleset must be a name: one of tenhou"), ('{"ruleset": null}', "ruleset must be a name"),
+    ('{"ruleset": 5}', "ruleset must be text: one of tenhou"), ('{"ruleset": null}', "ruleset must be text"),
+    ('{"ruleset": "tenhou:kuitan=perhaps"}', "ruleset option kuitan='perhaps': yes or no"),
     ('{"ruleset": "nope"}', "unknown ruleset 'nope'"),
     ('{"seat": "bogus"}', "seat must be one of self, right, across, left"), ('{"seat": 3}', "seat must be one of"),
     ('{"mirrored": "false"}', "mirrored must be true or false"), ('{"profile": 5}', "profile must be"),
