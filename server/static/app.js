@@ -1081,6 +1081,8 @@ async function loadOptions() {
     state.rulesets = await api("/api/rulesets");
     const names = Object.keys(state.rulesets);
     $("ruleset").innerHTML = names.map((n) => `<option${n === "tenhou" ? " selected" : ""}>${esc(n)}</option>`).join("");
+    const options = Object.keys(state.rulesets[names[0]] || {}).filter((o) => o !== "name");
+    $("house_rules").title = `option=value, ...: ${options.join(", ")}`;  // what can be changed, on hover
   } catch (e) {
     showError(e.message);
   }
