@@ -109,6 +109,8 @@ class Context:
         last_tile = next((n for n in ("haitei", "houtei") if getattr(self, n)), None)
         if first_turn and self.riichi:  # riichi is declared with a discard, after the first draw's
             raise HandError(f"{first_turn} is won before any discard, so before any riichi")
+        if first_turn and self.chankan:  # the first go-around ends with any call or kan: none is left to rob
+            raise HandError(f"{first_turn} is won before any call or kan, so no kan can be robbed (chankan)")
         if first_turn and last_tile:
             raise HandError(f"{first_turn} is won on the first turn, {last_tile} on the last tile: not both")
         if self.ippatsu and self.rinshan and not self.kita:  # a north set aside draws from the dead wall too
@@ -118,7 +120,7 @@ class Context:
                 raise HandError(f"{len(indicators)} {name} indicators: at most 5 (the first and one per kan)")
         rules = self.ruleset
         for name, indicators, option in (("dora", self.dora_indicators, rules.kan_dora),
-                                         ("ura dora", self.ura_indicators, rules.kan_ura_dora)):
+                                         ("ura dora", self.ura_indicators, rules.kan_ura_dora or not rules.ura_dora)):
             if len(indicators) > 1 and not option:
                 raise HandError(f"{len(indicators)} {name} indicators, but ruleset {rules.name} has no kan "
                                 f"{name}: only the first indicator is turned")

@@ -162,8 +162,9 @@ def _score(hand: Hand, tile: str, ctx: Context) -> WinResult:
                if not score_win(Hand((*before, KINDS[k]), hand.melds), KINDS[k], ctx).valid]
     if not lacking:
         return r
-    note = (f"no atozuke in ruleset {ctx.ruleset.name}: a win on {', '.join(lacking)} would have no yaku, so this "
-            "hand cannot win on any tile")
+    how = "tsumo" if ctx.tsumo else "ron"
+    note = (f"no atozuke in ruleset {ctx.ruleset.name}: a {how} on {', '.join(lacking)} would have no yaku, so this "
+            f"hand cannot win by {how} on any tile")
     return replace(r, yaku=(), han=0, yakuman=0, limit="", points=0, payments=(), winner_gain=0, valid=False,
                    notes=r.notes + (note,))
 

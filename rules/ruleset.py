@@ -62,6 +62,8 @@ class Ruleset:
             if getattr(self, option) not in allowed:
                 raise ValueError(f"ruleset option {option}={getattr(self, option)!r}: one of "
                                  f"{', '.join(map(str, allowed))}")
+        if self.players == 4 and (self.kita or self.tsumo_loss):
+            raise ValueError("ruleset options kita and tsumo_loss are three-player rules: use a *-sanma preset")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -109,17 +111,22 @@ def preset(spec: str) -> Ruleset:
     if not changes.strip():
         return base
     options = {}
-    for item in changes.split(","):
+    for item in filter(str.strip, changes.split(",")):  # a trailing comma is no option
         option, eq, text = (part.strip() for part in item.partition("="))
-        if not eq or option == "name" or option not in base.to_dict():
-            raise ValueError(f"ruleset {spec!r}: {item.strip()!r} is not option=value with an option of "
-                             f"{', '.join(o for o in base.to_dict() if o != 'name')}")
+        option = option.lower()
+        if not eq or option not in _HOUSE_OPTIONS:
+            raise ValueError(f"ruleset {spec[:80]!r}: {item.strip()[:40]!r} is not option=value with an option of "
+                             f"{', '.join(_HOUSE_OPTIONS)} (the number of players comes with the preset)")
+        if option in options:
+            raise ValueError(f"ruleset {spec[:80]!r}: {option} given twice")
         options[option] = _option_value(option, text, getattr(base, option))
     return base.with_options(name=f"{base.name}:{','.join(f'{o}={_option_text(v)}' for o, v in options.items())}",
                              **options)
 
 
 _YES, _NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
+_HOUSE_OPTIONS = tuple(o for o in TENHOU.to_dict() if o not in ("name", "players"))
+MAX_OPTION_POINTS = 100_000  # a honba's or a noten payment's points
 
 
 def _option_text(value) -> str:
@@ -134,20 +141,21 @@ def _option_value(option: str, text: str, like):
             if text.lower() not in _YES + _NO:
                 raise ValueError
             return text.lower() in _YES
-        if isinstance(like, tuple):
-            value = tuple(int(v) for v in text.split("/"))
-            if len(value) != len(like) or not all(0 <= v <= 4 for v in value):
+        if isinstance(like, tuple):  # a set holds one red five of a suit or none (rules.tiles.check_copies)
+            value = tuple(text.split("/"))
+            if len(value) != len(like) or not all(v in ("0", "1") for v in value):
                 raise ValueError
-            return value
+            return tuple(map(int, value))
         if isinstance(like, int):
-            if int(text) < 0:
+            if not (text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_OPTION_POINTS):
                 raise ValueError
             return int(text)
         return text
     except ValueError:
-        kind = ("yes or no" if isinstance(like, bool) else "three counts such as 1/1/1" if isinstance(like, tuple)
-                else "a whole number, 0 or more" if isinstance(like, int) else "a word")
-        raise ValueError(f"ruleset option {option}={text!r}: {kind}") from None
+        kind = ("yes or no" if isinstance(like, bool) else "0 or 1 red five a suit, such as 1/1/1"
+                if isinstance(like, tuple) else f"a whole number from 0 to {MAX_OPTION_POINTS}" if isinstance(like, int)
+                else "a word")
+        raise ValueError(f"ruleset option {option}={text[:20]!r}: {kind}") from None
 
 
 def markdown_table() -> str:

@@ -470,8 +470,8 @@ def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error
         house.send_keys("atozuke=no\t")
         notes = wait_for(page, lambda d: (n := [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .note")
                                                if "no atozuke" in p.text]) and n)
-        assert notes == ["no atozuke in ruleset tenhou:atozuke=no: a win on 2m would have no yaku, so this hand "
-                         "cannot win on any tile"]
+        assert notes == ["no atozuke in ruleset tenhou:atozuke=no: a ron on 2m would have no yaku, so this hand "
+                         "cannot win by ron on any tile"]
         assert not page.find_elements(By.CSS_SELECTOR, "#readout .total .points")
         house.clear()
         house.send_keys("atozuke=perhaps\t")

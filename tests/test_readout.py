@@ -109,7 +109,13 @@ def test_without_atozuke_a_hand_with_a_yakuless_wait_wins_on_none():
     r = analyse(parse_hand("555z22m456p678s 3'45m"), Context(seat_wind="S", win_from="left", ruleset=NO_ATOZUKE),
                 "5z")
     assert not r.win.valid and r.win.points == 0 and r.win.payments == () and r.win.yaku == ()
-    assert any("a win on 2m would have no yaku" in n for n in r.notes)
+    assert any("a ron on 2m would have no yaku, so this hand cannot win by ron on any tile" in n for n in r.notes)
+    # closed: a ron on 1m would have no yaku (1m breaks tanyao), a tsumo on either wait has menzen tsumo, so only
+    # the ron is barred
+    hand, ctx = parse_hand("233445m555p678s22s"), dict(seat_wind="S", ruleset=NO_ATOZUKE)
+    r = analyse(hand, Context(win_from="left", **ctx), "4m")
+    assert not r.win.valid and any("a ron on 1m would have no yaku" in n for n in r.notes)
+    assert analyse(hand, Context(tsumo=True, **ctx), "4m").win.valid
 
 
 def test_without_atozuke_a_yaku_on_every_wait_still_wins():
@@ -226,6 +232,7 @@ def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     ({"chiihou": True, "tsumo": True, "seat_wind": "S", "double_riichi": True}, "chiihou is won before any discard"),
     ({"tenhou": True, "tsumo": True, "haitei": True}, "tenhou is won on the first turn, haitei on the last tile"),
     ({"renhou": True, "win_from": "left", "seat_wind": "S", "houtei": True}, "renhou is won on the first turn"),
+    ({"renhou": True, "win_from": "left", "seat_wind": "S", "chankan": True}, "so no kan can be robbed"),
     ({"riichi": True, "ippatsu": True, "rinshan": True, "tsumo": True}, "ippatsu and rinshan cannot be one win"),
     ({"dora_indicators": ("1m",) * 6}, "6 dora indicators: at most 5"),
     ({"dora_indicators": ("1m", "2m"), "ruleset": TENHOU.with_options(name="x", kan_dora=False)},

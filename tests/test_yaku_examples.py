@@ -167,10 +167,16 @@ def test_a_ruleset_is_a_preset_with_house_rules_after_a_colon():
     house = preset(" EMA : kuitan=no, red_fives=0/1/1,honba_ron=100 ")
     assert (house.kuitan, house.red_fives, house.honba_ron, house.renhou) == (False, (0, 1, 1), 100, "strict-mangan")
     assert house.name == "ema:kuitan=no,red_fives=0/1/1,honba_ron=100" and preset("tenhou:") == TENHOU
+    assert preset("tenhou:KUITAN=no,").name == "tenhou:kuitan=no"  # option names as the values, any case
     for spec, words in (("tenhou:kuitan", "'kuitan' is not option=value"), ("tenhou:name=x", "'name=x' is not"),
                         ("tenhou:ura=no", "'ura=no' is not option=value"), ("tenhou:kuitan=2", "kuitan='2': yes or no"),
-                        ("tenhou:honba_ron=-300", "a whole number, 0 or more"),
-                        ("tenhou:red_fives=1/1", "three counts such as 1/1/1"), ("house:kuitan=no", "unknown ruleset")):
+                        ("tenhou:honba_ron=-300", "a whole number from 0 to 100000"),
+                        ("tenhou:honba_ron=" + "9" * 5000, "a whole number from 0 to 100000"),
+                        ("tenhou:red_fives=1/1", "0 or 1 red five a suit"), ("tenhou:red_fives=2/2/2", "0 or 1 red"),
+                        ("tenhou:kuitan=no,kuitan=yes", "kuitan given twice"),
+                        ("tenhou:players=3", "the number of players comes with the preset"),
+                        ("tenhou:kita=yes", "three-player rules: use a \\*-sanma preset"),
+                        ("house:kuitan=no", "unknown ruleset")):
         with pytest.raises(ValueError, match=words):
             preset(spec)
 
