@@ -158,20 +158,46 @@ def _score(hand: Hand, tile: str, ctx: Context) -> WinResult:
         return r
     before = list(hand.concealed)
     before.remove(tile)
-    lacking = [KINDS[k] for k in hand_waits(Hand(tuple(before), hand.melds))
-               if not score_win(Hand((*before, KINDS[k]), hand.melds), KINDS[k], ctx).valid]
+    lacking = _atozuke_lacking({KINDS[k]: score_win(Hand((*before, KINDS[k]), hand.melds), KINDS[k], ctx).valid
+                                for k in hand_waits(Hand(tuple(before), hand.melds))})
     if not lacking:
         return r
-    how = "tsumo" if ctx.tsumo else "ron"
-    note = (f"no atozuke in ruleset {ctx.ruleset.name}: a {how} on {', '.join(lacking)} would have no yaku, so this "
-            f"hand cannot win by {how} on any tile")
     return replace(r, yaku=(), han=0, yakuman=0, limit="", points=0, payments=(), winner_gain=0, valid=False,
-                   notes=r.notes + (note,))
+                   notes=r.notes + (_atozuke_note(ctx.ruleset.name, "tsumo" if ctx.tsumo else "ron", lacking),))
+
+
+def _atozuke_lacking(has_yaku: dict[str, bool]) -> list[str]:
+    """The one test of no atozuke: a way of winning (ron, tsumo) by which some waits have no yaku wins on no wait.
+    ``has_yaku``: each wait of the 13 tiles, whether it has a yaku won that way. The waits lacking one where that
+    bars the way of winning; empty where every wait has a yaku that way, or none has (nothing to bar)."""
+    lacking = [t for t, ok in has_yaku.items() if not ok]
+    return lacking if len(lacking) < len(has_yaku) else []
+
+
+def _atozuke_note(ruleset: str, how: str, lacking: list[str]) -> str:
+    return f"no atozuke in ruleset {ruleset}: no yaku on a {how} with {', '.join(lacking)}, so no {how} on any wait"
 
 
 def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None) -> Readout:
     ctx = ctx or Context()
     _check_table(hand, ctx)
+    r = _analyse(hand, ctx, win_tile)
+    left_out = not_counted(ctx)
+    return replace(r, notes=r.notes + left_out) if left_out else r
+
+
+def not_counted(ctx: Context) -> tuple[str, ...]:
+    """What the context gives that the ruleset or the hand leaves out of the score, said rather than dropped."""
+    rules, notes = ctx.ruleset, ()
+    if ctx.ura_indicators and not (ctx.riichi and rules.ura_dora):
+        notes += (f"ura dora indicators not counted: ruleset {rules.name} has no ura dora" if not rules.ura_dora
+                  else "ura dora indicators not counted: ura dora are for a hand in riichi",)
+    if ctx.ippatsu and not rules.ippatsu:
+        notes += (f"ippatsu not counted: ruleset {rules.name} has no ippatsu",)
+    return notes
+
+
+def _analyse(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:
     if hand.size == 13:
         r = _analyse_waiting(hand, ctx)
         if win_tile:  # said, not dropped silently: the form may still hold the tile of an earlier 14-tile hand
@@ -208,19 +234,16 @@ def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
 
 
 def _without_atozuke(waits_: list[Wait], notes: list[str], ruleset: str) -> tuple[list[Wait], list[str]]:
-    """No atozuke: a way of winning (ron, tsumo) that some wait has no yaku by wins on no wait."""
-    lost = {}
+    """No atozuke for a 13-tile hand's waits, ron and tsumo in turn (one note where both are barred alike)."""
+    barred = {}
     for how in ("ron", "tsumo"):
-        lacking = [w.tile for w in waits_ if getattr(w, how) is None]
-        if lacking and len(lacking) < len(waits_):
+        lacking = _atozuke_lacking({w.tile: getattr(w, how) is not None for w in waits_})
+        if lacking:
             waits_ = [replace(w, **{how: None}) for w in waits_]
-            lost[how] = ", ".join(lacking)
-    if len(set(lost.values())) == 1 and len(lost) == 2:
-        lost = {"win": lost["ron"]}
-    for how, tiles in lost.items():
-        notes = notes + [f"no atozuke in ruleset {ruleset}: no yaku on a {how} with {tiles}, so no {how} on any "
-                         "wait"]
-    return waits_, notes
+            barred[how] = lacking
+    if len(barred) == 2 and barred["ron"] == barred["tsumo"]:
+        barred = {"win": barred["ron"]}
+    return waits_, notes + [_atozuke_note(ruleset, how, lacking) for how, lacking in barred.items()]
 
 
 def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:

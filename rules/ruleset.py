@@ -134,28 +134,42 @@ def _option_text(value) -> str:
         if isinstance(value, tuple) else str(value)
 
 
+def house_options() -> dict[str, str]:
+    """Each option house rules may change, with the values it takes in words: the API's list, the page's hint."""
+    return {option: _values_text(option, getattr(TENHOU, option)) for option in _HOUSE_OPTIONS}
+
+
+def _values_text(option: str, like) -> str:
+    if option in _CHOICES:
+        return " or ".join(map(str, _CHOICES[option]))
+    return ("yes or no" if isinstance(like, bool) else "0 or 1 red five a suit, such as 1/1/1"
+            if isinstance(like, tuple) else f"a whole number from 0 to {MAX_OPTION_POINTS}" if isinstance(like, int)
+            else "a word")
+
+
 def _option_value(option: str, text: str, like):
     """An option's value from its text, of the type of the preset's value (yes/no, a number, 1/1/1)."""
     try:
         if isinstance(like, bool):
             if text.lower() not in _YES + _NO:
                 raise ValueError
-            return text.lower() in _YES
-        if isinstance(like, tuple):  # a set holds one red five of a suit or none (rules.tiles.check_copies)
+            value = text.lower() in _YES
+        elif isinstance(like, tuple):  # a set holds one red five of a suit or none (rules.tiles.check_copies)
             value = tuple(text.split("/"))
             if len(value) != len(like) or not all(v in ("0", "1") for v in value):
                 raise ValueError
-            return tuple(map(int, value))
-        if isinstance(like, int):
+            value = tuple(map(int, value))
+        elif isinstance(like, int):
             if not (text.isascii() and text.isdigit() and len(text) <= 6 and int(text) <= MAX_OPTION_POINTS):
                 raise ValueError
-            return int(text)
-        return text
+            value = int(text)
+        else:
+            value = text.lower()
+        if option in _CHOICES and value not in _CHOICES[option]:
+            raise ValueError
+        return value
     except ValueError:
-        kind = ("yes or no" if isinstance(like, bool) else "0 or 1 red five a suit, such as 1/1/1"
-                if isinstance(like, tuple) else f"a whole number from 0 to {MAX_OPTION_POINTS}" if isinstance(like, int)
-                else "a word")
-        raise ValueError(f"ruleset option {option}={text[:20]!r}: {kind}") from None
+        raise ValueError(f"ruleset option {option}={text[:20]!r}: {_values_text(option, like)}") from None
 
 
 def markdown_table() -> str:

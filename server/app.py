@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
-from rules.ruleset import PRESETS, preset
+from rules.ruleset import PRESETS, house_options, preset
 from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
 from vision.table import MAX_TILES
 
@@ -115,7 +115,7 @@ class TileIn(BaseModel):
 
 
 RULESET_HELP = ("a preset (GET /api/rulesets), with house rules after a colon: tenhou:kuitan=no,atozuke=no "
-                "(rules.ruleset.preset)")
+                "(the options: GET /api/house-rules)")
 
 
 class TableRequest(BaseModel):
@@ -367,6 +367,11 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     @app.get("/api/rulesets")
     def rulesets() -> dict:
         return {name: r.to_dict() for name, r in PRESETS.items()}
+
+    @app.get("/api/house-rules")
+    def house_rules() -> dict:
+        """The options a ruleset's house rules may change, each with the values it takes."""
+        return house_options()
 
     @app.get("/tiles/{name}.svg", include_in_schema=False)
     def tile_face(name: str, theme: Literal["light", "dark"] = "light") -> FileResponse:

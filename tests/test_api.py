@@ -57,6 +57,16 @@ def test_page_and_rulesets(client):
     assert set(client.get("/api/rulesets").json()) >= {"tenhou", "wrc", "ema", "mahjong-soul"}
 
 
+def test_house_rules_say_what_each_option_takes(client):
+    house = client.get("/api/house-rules").json()
+    assert house["kuitan"] == "yes or no" and house["renhou"] == "none or mangan or strict-mangan or yakuman"
+    assert house["red_fives"].startswith("0 or 1 red five a suit") and "name" not in house and "players" not in house
+    hand = {"hand": "234m456p678s22s 6'78m", "win_tile": "2m", "context": {"win_from": "left"}}
+    assert client.post("/api/score", json=hand | {"ruleset": "tenhou"}).json()["win"]["valid"]
+    r = client.post("/api/score", json=hand | {"ruleset": "tenhou:kuitan=no"}).json()  # open tanyao alone: no yaku
+    assert not r["win"]["valid"]
+
+
 def _png(width: int, height: int) -> bytes:
     import cv2
     import numpy as np

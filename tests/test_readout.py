@@ -109,12 +109,12 @@ def test_without_atozuke_a_hand_with_a_yakuless_wait_wins_on_none():
     r = analyse(parse_hand("555z22m456p678s 3'45m"), Context(seat_wind="S", win_from="left", ruleset=NO_ATOZUKE),
                 "5z")
     assert not r.win.valid and r.win.points == 0 and r.win.payments == () and r.win.yaku == ()
-    assert any("a ron on 2m would have no yaku, so this hand cannot win by ron on any tile" in n for n in r.notes)
+    assert any("no yaku on a ron with 2m, so no ron on any wait" in n for n in r.notes)
     # closed: a ron on 1m would have no yaku (1m breaks tanyao), a tsumo on either wait has menzen tsumo, so only
     # the ron is barred
     hand, ctx = parse_hand("233445m555p678s22s"), dict(seat_wind="S", ruleset=NO_ATOZUKE)
     r = analyse(hand, Context(win_from="left", **ctx), "4m")
-    assert not r.win.valid and any("a ron on 1m would have no yaku" in n for n in r.notes)
+    assert not r.win.valid and any("no yaku on a ron with 1m" in n for n in r.notes)
     assert analyse(hand, Context(tsumo=True, **ctx), "4m").win.valid
 
 
@@ -289,3 +289,22 @@ def test_a_fourteen_tile_hand_without_its_winning_tile_is_scored_on_one_it_could
     # given, the winning tile is taken as said, furiten and all
     r = analyse(parse_hand("123456789m11234p"), Context(discards=(Discard("1m"),)), "1m")
     assert r.furiten.furiten and "furiten: this hand cannot win by ron" in r.notes
+
+
+def test_what_the_ruleset_or_hand_leaves_out_is_said():
+    # 123m456p789s234s with a pair of souths; ura indicator 1z makes 2z ura dora: 2 han where they count.
+    hand = parse_hand("123m456p789s234s22z")
+    riichi = dict(seat_wind="E", tsumo=True, riichi=True, ura_indicators=("1z",))
+    r = analyse(hand, Context(**riichi), "2z")
+    assert ("ura dora", 2) in r.win.yaku and not r.notes
+    r = analyse(hand, Context(**riichi, ruleset=TENHOU.with_options(name="x", ura_dora=False)), "2z")
+    assert [y for y, _ in r.win.yaku] == ["menzen tsumo", "riichi"]
+    assert r.notes == ("ura dora indicators not counted: ruleset x has no ura dora",)
+    r = analyse(hand, Context(seat_wind="E", tsumo=True, ura_indicators=("1z",)), "2z")
+    assert r.win.yaku == (("menzen tsumo", 1),)
+    assert r.notes == ("ura dora indicators not counted: ura dora are for a hand in riichi",)
+    # ippatsu in a ruleset without it, for a waiting hand too
+    ctx = Context(seat_wind="E", riichi=True, ippatsu=True, ruleset=TENHOU.with_options(name="x", ippatsu=False))
+    r = analyse(parse_hand("123m456p789s234s2z"), ctx)
+    assert [w.tile for w in r.waits] == ["2z"] and "ippatsu" not in [y for y, _ in r.waits[0].ron.yaku]
+    assert r.notes == ("ippatsu not counted: ruleset x has no ippatsu",)

@@ -1081,8 +1081,8 @@ async function loadOptions() {
     state.rulesets = await api("/api/rulesets");
     const names = Object.keys(state.rulesets);
     $("ruleset").innerHTML = names.map((n) => `<option${n === "tenhou" ? " selected" : ""}>${esc(n)}</option>`).join("");
-    const options = Object.keys(state.rulesets[names[0]] || {}).filter((o) => o !== "name" && o !== "players");  // as rules.ruleset._HOUSE_OPTIONS
-    $("house_rules").title = `option=value, ...: ${options.join(", ")}`;  // what can be changed, on hover
+    const house = await api("/api/house-rules");  // what can be changed, and to what, on hover
+    $("house_rules").title = "option=value, ...\n" + Object.entries(house).map(([o, v]) => `${o}: ${v}`).join("\n");
   } catch (e) {
     showError(e.message);
   }
