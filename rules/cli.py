@@ -99,15 +99,22 @@ def format_readout(r: dict) -> str:
         for wait in r["waits"]:
             value = [f"{how} {wait[how]['points']}" for how in ("ron", "tsumo") if wait[how]]
             lines.append(f"  wait {wait['tile']:<3} {wait['unseen']} unseen   " + (", ".join(value) or "no yaku"))
+        if r["draws"]:
+            lines.append(f"  nearer on {_draws_text(r['draws'])}")
     else:
         lines.append(f"{r['shanten']}-shanten")
-        for d in r["discards_to_tenpai"]:
-            lines.append(f"  discard {d['discard']} -> tenpai on {' '.join(d['waits'])}")
+        for d in r["discards"]:
+            after = "tenpai on" if d["shanten"] == 0 else f"{d['shanten']}-shanten, nearer on"
+            lines.append(f"  discard {d['discard']} -> {after} {_draws_text(d['draws'])}")
     f = r["furiten"]
     if f["furiten"]:
         lines.append(f"furiten ({f['kind']}): " + "; ".join(f["reasons"]))
     lines += [f"note: {n}" for n in r["notes"]]
     return "\n".join(lines)
+
+
+def _draws_text(draws: list[dict]) -> str:
+    return " ".join(d["tile"] for d in draws) + f" ({sum(d['unseen'] for d in draws)} unseen)"
 
 
 def run_check_cases(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .context import Context
 from .scoring import WinResult, honour_sets_fed, score_win
-from .shanten import shanten, waits
+from .shanten import helpful_draws, shanten, waits
 from .tiles import KINDS, Hand, HandError, check_copies, counts34, kind
 
 
@@ -32,6 +32,31 @@ class Wait:
             "can_ron": self.ron is not None, "can_tsumo": self.tsumo is not None,
             "ron": self.ron.to_dict() if self.ron else None, "tsumo": self.tsumo.to_dict() if self.tsumo else None,
         }
+
+
+@dataclass(frozen=True)
+class Draw:
+    tile: str  # a tile whose draw takes the hand one step nearer to winning
+    unseen: int
+
+    def to_dict(self) -> dict:
+        return {"tile": self.tile, "unseen": self.unseen}
+
+
+@dataclass(frozen=True)
+class DiscardChoice:
+    """A discard that leaves a 14-tile hand as near to winning as any, and the draws that then take it nearer."""
+    discard: str
+    shanten: int  # after the discard (0: tenpai, and the draws are its waits)
+    draws: tuple[Draw, ...]
+
+    @property
+    def unseen(self) -> int:
+        return sum(d.unseen for d in self.draws)
+
+    def to_dict(self) -> dict:
+        return {"discard": self.discard, "shanten": self.shanten, "draws": [d.to_dict() for d in self.draws],
+                "unseen": self.unseen}
 
 
 @dataclass(frozen=True)
@@ -54,7 +79,8 @@ class Readout:
     furiten: Furiten = Furiten(False, None)
     win: WinResult | None = None
     win_tile: str | None = None
-    discards_to_tenpai: tuple[tuple[str, tuple[str, ...]], ...] = ()  # 14 tiles, not complete: discard -> waits
+    draws: tuple[Draw, ...] = ()  # 13 tiles, not tenpai: the draws that take it nearer (tenpai: see waits)
+    discards: tuple[DiscardChoice, ...] = ()  # 14 tiles, not complete: the best discards, most draws first
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict:
@@ -62,7 +88,7 @@ class Readout:
             "hand": self.hand, "tiles": self.tiles, "shanten": self.shanten, "tenpai": self.tenpai,
             "waits": [w.to_dict() for w in self.waits], "furiten": self.furiten.to_dict(),
             "win": self.win.to_dict() if self.win else None, "win_tile": self.win_tile,
-            "discards_to_tenpai": [{"discard": d, "waits": list(w)} for d, w in self.discards_to_tenpai],
+            "draws": [d.to_dict() for d in self.draws], "discards": [d.to_dict() for d in self.discards],
             "notes": list(self.notes),
         }
 
@@ -230,7 +256,28 @@ def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
     if wait_kinds and all(w.unseen == 0 for w in out):
         notes.append("every winning tile is already visible: tenpai, but no copy is left to win on")
     fur = furiten(wait_kinds, ctx)
-    return Readout(hand.notation(), 13, hand_shanten(hand), bool(wait_kinds), tuple(out), fur, notes=tuple(notes))
+    draws = () if wait_kinds else _draws(hand, hand, ctx)
+    return Readout(hand.notation(), 13, hand_shanten(hand), bool(wait_kinds), tuple(out), fur, draws=draws,
+                   notes=tuple(notes))
+
+
+def _draws(hand13: Hand, seen: Hand, ctx: Context) -> tuple[Draw, ...]:
+    """The draws that take a 13-tile hand nearer, each with its copies unseen by the player holding ``seen``."""
+    kinds = helpful_draws(counts34(hand13.concealed), len(hand13.melds), counts34(hand13.all_tiles()))
+    return tuple(Draw(KINDS[k], unseen(k, seen, ctx)) for k in kinds)
+
+
+def _discard_choices(hand: Hand, ctx: Context) -> tuple[DiscardChoice, ...]:
+    """Each discard that leaves a 14-tile hand nearest to winning, most unseen draws first (tenhou.net's 牌理)."""
+    after = {}
+    for t in sorted(set(hand.concealed), key=kind):
+        rest = list(hand.concealed)
+        rest.remove(t)
+        after[t] = Hand(tuple(rest), hand.melds)
+    shanten_after = {t: hand_shanten(h) for t, h in after.items()}
+    best = min(shanten_after.values())
+    choices = [DiscardChoice(t, best, _draws(h, hand, ctx)) for t, h in after.items() if shanten_after[t] == best]
+    return tuple(sorted(choices, key=lambda c: -c.unseen))
 
 
 def _without_atozuke(waits_: list[Wait], notes: list[str], ruleset: str) -> tuple[list[Wait], list[str]]:
@@ -247,16 +294,9 @@ def _without_atozuke(waits_: list[Wait], notes: list[str], ruleset: str) -> tupl
 
 
 def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:
-    s = hand_shanten(hand)
-    if s >= 0:
-        options = []
-        for t in sorted(set(hand.concealed), key=kind):
-            rest = list(hand.concealed)
-            rest.remove(t)
-            w = hand_waits(Hand(tuple(rest), hand.melds))
-            if w:
-                options.append((t, tuple(KINDS[k] for k in w)))
-        return Readout(hand.notation(), 14, s, False, discards_to_tenpai=tuple(options),
+    if hand_shanten(hand) >= 0:
+        choices = _discard_choices(hand, ctx)
+        return Readout(hand.notation(), 14, choices[0].shanten, False, discards=choices,
                        notes=("not a complete hand",) if win_tile else ())
 
     def furiten_if_won_on(tile: str) -> Furiten:

@@ -172,6 +172,48 @@ def waits(counts: list[int], melds_called: int = 0, held: list[int] | None = Non
     return out
 
 
+def helpful_draws(counts: list[int], melds_called: int = 0, held: list[int] | None = None) -> list[int]:
+    """Kinds whose draw takes a 13-tile hand one step nearer to winning: its shanten down by one once the player
+    discards (tenhou.net's ukeire, 有効牌). For a tenpai hand they are its waits. A kind the player holds all four
+    of cannot be drawn; a hand whose only waits are such tiles (a quad's fifth) counts as one step from tenpai.
+    ``held`` counts every tile the player owns (concealed and melds); it defaults to ``counts``."""
+    counts, held = list(counts), list(held or counts)
+    before = _shanten_with_waits(counts, melds_called, held)
+    out = []
+    for k in range(34):
+        if held[k] >= 4:
+            continue
+        counts[k] += 1
+        held[k] += 1
+        after = shanten(counts, melds_called)
+        if after == 0 and max(held) >= 4 and not _tenpai_after_a_discard(counts, melds_called, held):
+            after = 1
+        if after < before:
+            out.append(k)
+        counts[k] -= 1
+        held[k] -= 1
+    return out
+
+
+def _shanten_with_waits(counts: list[int], melds_called: int, held: list[int]) -> int:
+    s = shanten(counts, melds_called)
+    return 1 if s == 0 and not waits(counts, melds_called, held) else s
+
+
+def _tenpai_after_a_discard(counts: list[int], melds_called: int, held: list[int]) -> bool:
+    """A 14-tile hand one discard from a tenpai with a wait the player can still draw."""
+    for t in range(34):
+        if counts[t]:
+            counts[t] -= 1
+            held[t] -= 1
+            tenpai = shanten(counts, melds_called) == 0 and bool(waits(counts, melds_called, held))
+            counts[t] += 1
+            held[t] += 1
+            if tenpai:
+                return True
+    return False
+
+
 def _may_help(counts: list[int], k: int) -> bool:
     """A winning tile is held already or sits next to a held tile of its suit (or is a terminal/honour for kokushi)."""
     if counts[k] or k in TERMINALS_AND_HONORS:

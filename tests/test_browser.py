@@ -422,6 +422,30 @@ def test_typed_hand_still_scores_a_win(page):
     wait_for(page, lambda d: banner(d) and verdict(d) == {})
 
 
+def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
+    """tests/test_readout.py's 1-shanten hand with a lone east: the east first (22 left), then 9p (13 left)."""
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("123m456p789s35m79p1z")
+    page.find_element(By.ID, "score").click()
+    lines = wait_for(page, lambda d: [(e.get_attribute("data-tile"), e.text, [i.get_attribute("data-tile") for i in
+                                       e.find_elements(By.CSS_SELECTOR, "img.tile")])
+                                      for e in d.find_elements(By.CSS_SELECTOR, "#readout .discard")])
+    assert [(tile, text) for tile, text, _ in lines[:2]] == [
+        ("1z", "discard → 1-shanten, nearer on (22 left)"), ("9p", "discard → 1-shanten, nearer on (13 left)")]
+    assert lines[1][2] == ["9p", "4m", "4p", "7p", "1z"]
+    screenshot(page, "discards")
+    hand.clear()
+    hand.send_keys("123m456p789s35m79p")  # 13 tiles: the draws alone
+    page.find_element(By.ID, "score").click()
+    draws = wait_for(page, lambda d: [i.get_attribute("data-tile") for i in d.find_elements(
+        By.CSS_SELECTOR, "#readout .draws img.tile")])
+    assert draws == ["3m", "4m", "5m", "4p", "7p", "8p", "9p"]
+    assert "(22 left)" in page.find_element(By.CSS_SELECTOR, "#readout .draws").text
+    assert not page.find_elements(By.CSS_SELECTOR, "#readout .discard")
+
+
 def test_in_japanese_the_fu_lines_are_named_in_japanese(page):
     """The fu lines came from the server in English whatever the language."""
     page.find_element(By.ID, "tab-typed").click()

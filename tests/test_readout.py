@@ -144,10 +144,46 @@ def test_complete_hand_scored_and_json_ready():
     json.dumps(r.to_dict())
 
 
+def draws_of(draws):
+    return [(d.tile, d.unseen) for d in draws]
+
+
 def test_fourteen_tiles_not_complete_lists_discards_to_tenpai():
     r = analyse(parse_hand("23m456p789s11z555z9p"))
     assert r.shanten == 0 and r.win is None
-    assert ("9p", ("1m", "4m")) in r.discards_to_tenpai
+    (choice,) = r.discards  # only 9p leaves it tenpai: on 1m or 4m, four of each unseen
+    assert (choice.discard, choice.shanten, draws_of(choice.draws), choice.unseen) == ("9p", 0, [("1m", 4), ("4m", 4)], 8)
+
+
+def test_a_hand_not_tenpai_lists_the_draws_that_take_it_nearer():
+    # 123m 456p 789s with 35m and 79p, no pair: 1-shanten. Nearer on 4m or 8p (a set, then a tanki), on 3m, 5m,
+    # 7p or 9p (a pair beside a kanchan), and on 4p (44p with 567p: 4p, 5p, 6p, 7p split anew, waiting on 4m).
+    # Unseen: 3m 2 (the hand holds two), 4m and 8p 4, the others 3.
+    r = analyse(parse_hand("123m456p789s35m79p"))
+    assert r.shanten == 1 and not r.tenpai and not r.waits
+    assert draws_of(r.draws) == [("3m", 2), ("4m", 4), ("5m", 3), ("4p", 3), ("7p", 3), ("8p", 4), ("9p", 3)]
+    assert analyse(parse_hand("123m456p789s35m79p"), Context(visible=("8p", "8p"))).draws[5].unseen == 2
+    assert analyse(parse_hand("23m456p789s11z555z")).draws == ()  # tenpai: its waits say it
+
+
+def test_fourteen_tiles_list_the_best_discards_most_draws_first():
+    # The same hand with a lone east: dropping it keeps all 22 draws above; dropping 9p leaves 35m, 7p and the east,
+    # nearer on 4m, 4p (44p 567p), 7p and 1z (pairs), 13 unseen; a tile of a set leaves it 2-shanten, not listed.
+    r = analyse(parse_hand("123m456p789s35m79p1z"))
+    assert r.shanten == 1
+    assert [(c.discard, c.unseen) for c in r.discards[:2]] == [("1z", 22), ("9p", 13)]
+    assert draws_of(r.discards[1].draws) == [("4m", 4), ("4p", 3), ("7p", 3), ("1z", 3)]
+    assert {c.discard for c in r.discards} == {"1z", "9p", "3m", "5m", "4p", "7p"}
+    assert all(c.shanten == 1 for c in r.discards)
+    json.dumps(r.to_dict())
+
+
+def test_a_hand_waiting_only_on_a_fifth_copy_is_nearer_on_every_other_tile():
+    # 1111m with three sets waits only on a fifth 1m: 1-shanten. Any other tile drawn, the fourth 1m goes and the
+    # hand waits on the tile drawn (a tanki), so every kind but 1m takes it nearer.
+    r = analyse(parse_hand("1111m234p567s789s"))
+    assert r.shanten == 1 and not r.tenpai
+    assert len(r.draws) == 33 and "1m" not in [d.tile for d in r.draws]
 
 
 def test_fourteen_tiles_without_winning_tile_picks_the_best_reading():

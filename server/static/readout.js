@@ -36,8 +36,15 @@ function waitsHtml(r) {
   return `<h3>${t("waits")}</h3><table class="waits">${rows.join("")}</table>`;
 }
 
+// Not tenpai: the draws that take the hand nearer; 14 tiles: the best discards, most draws left first (tenhou.net's 牌理)
+const drawTiles = (draws) => tileRow(draws.map((d) => d.tile), "small");
+const drawsLeft = (draws) => draws.reduce((n, d) => n + d.unseen, 0);
+
 function discardsHtml(r) {
-  return r.discards_to_tenpai.map((d) => `<div class="discard">${t("discard_then", tileImg(d.discard), tileRow(d.waits, "small"))}</div>`).join("");
+  const nearer = r.draws.length ? `<p class="draws">${t("nearer_on", drawTiles(r.draws), drawsLeft(r.draws))}</p>` : "";
+  return nearer + r.discards.map((d) => `<div class="discard" data-tile="${esc(d.discard)}">` + (d.shanten === 0
+    ? t("discard_then", tileImg(d.discard), drawTiles(d.draws), d.unseen)
+    : t("discard_nearer", tileImg(d.discard), d.shanten, drawTiles(d.draws), d.unseen)) + "</div>").join("");
 }
 
 function furitenHtml(f) {
