@@ -588,3 +588,42 @@ def test_generator_covers_every_yaku():
     wanted |= {"form regular", "form chiitoitsu", "form kokushi", "open", "closed", "tsumo", "ron", "valid", "no yaku"}
     missing = sorted(name for name in wanted if seen[name] < 5)
     assert not missing, f"the generator (almost) never makes: {missing}"
+
+
+def test_draws_and_waits_agree_with_mahjong_shanten():
+    """The tiles that take a hand nearer (``Readout.draws``; the waits of a tenpai hand), against ``mahjong``'s
+    ``Shanten``: a kind helps where drawing it lowers mahjong's shanten. Closed hands from this file's generator,
+    the winning tile taken out and 0-2 tiles then swapped for others from the wall, so that tenpai, 1- and
+    2-shanten hands all come; hands holding four of a kind are left out (mahjong's shanten may count a fifth)."""
+    from mahjong.shanten import Shanten
+
+    from rules.readout import analyse
+
+    reference, rng, compared, by_shanten = Shanten(), random.Random(BASE_SEED), 0, Counter()
+    for i in range(1500):
+        case = generate(BASE_SEED + 100, i, TENHOU)
+        if case.hand.melds:
+            continue
+        tiles = list(case.hand.concealed)
+        tiles.remove(case.win_tile)
+        for _ in range(rng.randrange(3)):
+            tiles[rng.randrange(13)] = KINDS[rng.randrange(34)]
+        counts = [0] * 34
+        for t in tiles:
+            counts[kind(t)] += 1
+        if max(counts) >= 4:
+            continue
+        before = reference.calculate_shanten(counts)
+        expected = []
+        for k in range(34):
+            counts[k] += 1
+            if reference.calculate_shanten(counts) < before:
+                expected.append(KINDS[k])
+            counts[k] -= 1
+        r = analyse(Hand(tuple(tiles), ()))
+        assert r.shanten == before, r.hand
+        got = [w.tile for w in r.waits] if r.tenpai else [d.tile for d in r.draws]
+        assert got == expected, r.hand
+        compared += 1
+        by_shanten[before] += 1
+    assert compared > 500 and min(by_shanten[s] for s in (0, 1, 2)) > 50, by_shanten
