@@ -102,7 +102,7 @@ def format_readout(r: dict) -> str:
         if r["draws"]:
             lines.append(f"  nearer on {_draws_text(r['draws'])}")
     else:
-        lines.append(f"{r['shanten']}-shanten")
+        lines.append("tenpai after a discard" if r["shanten"] == 0 else f"{r['shanten']}-shanten")
         for d in r["discards"]:
             after = "tenpai on" if d["shanten"] == 0 else f"{d['shanten']}-shanten, nearer on"
             lines.append(f"  discard {d['discard']} -> {after} {_draws_text(d['draws'])}")

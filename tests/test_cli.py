@@ -21,6 +21,18 @@ def test_hand_readout_json(capsys):
     assert data["furiten"]["kind"] == "permanent"
 
 
+def test_hand_not_complete_prints_its_draws_and_best_discards(capsys):
+    # tests/test_readout.py's 1-shanten hand: 22 unseen draws; with a lone east, the east is the best discard
+    assert main(["hand", "123m456p789s35m79p"]) == 0
+    assert "  nearer on 3m 4m 5m 4p 7p 8p 9p (22 unseen)" in capsys.readouterr().out.splitlines()
+    assert main(["hand", "123m456p789s35m79p1z"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:3] == ["1-shanten", "  discard 1z -> 1-shanten, nearer on 3m 4m 5m 4p 7p 8p 9p (22 unseen)"]
+    assert main(["hand", "23m456p789s11z555z9p"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["tenpai after a discard",
+                                                        "  discard 9p -> tenpai on 1m 4m (8 unseen)"]
+
+
 def test_bad_hand_is_a_clear_error_not_a_traceback(capsys):
     assert main(["hand", "11111m234p567s11z"]) == 2
     assert "5 copies of 1m" in capsys.readouterr().err
