@@ -208,11 +208,11 @@ def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None)
     ctx = ctx or Context()
     _check_table(hand, ctx)
     r = _analyse(hand, ctx, win_tile)
-    left_out = not_counted(ctx)
+    left_out = _not_counted(ctx)
     return replace(r, notes=r.notes + left_out) if left_out else r
 
 
-def not_counted(ctx: Context) -> tuple[str, ...]:
+def _not_counted(ctx: Context) -> tuple[str, ...]:
     """What the context gives that the ruleset or the hand leaves out of the score, said rather than dropped."""
     rules, notes = ctx.ruleset, ()
     if ctx.ura_indicators and not (ctx.riichi and rules.ura_dora):
