@@ -372,16 +372,19 @@ def test_a_mirrored_photo_is_corrected_in_the_photos_own_frame(page):
     """The page draws a mirrored photo's tiles where they show, and sends them back to /api/table flipped, so
     that left and right (a meld's source) stay right."""
     load_table(page, "2m 3m 4m 6p 7p 1z 1z | 3s> 4s 5s | 7z 7z> 7z", mirrored=True)
-    first, last = (page.find_element(By.CSS_SELECTOR, f'#overlay .tile-mark[data-index="{i}"]') for i in (0, 6))
-    assert first.rect["x"] > last.rect["x"]  # the hand reads right to left on a mirrored photo
+    def x_of(d, i):
+        return d.find_element(By.CSS_SELECTOR, f'#overlay .tile-mark[data-index="{i}"]').rect["x"]
+
+    # read inside wait_for, which retries an element the page redrew meanwhile (a busy machine's later answer)
+    assert wait_for(page, lambda d: x_of(d, 0) > x_of(d, 6))  # the hand reads right to left on a mirrored photo
     page.execute_script("window.riichiLens.state.table.stale = true")
     honba = page.find_element(By.ID, "honba")
     honba.clear()
     honba.send_keys("2")
     wait_for(page, lambda d: d.execute_script("return !window.riichiLens.state.table.stale"))
-    melds = page.find_elements(By.CSS_SELECTOR, "#overlay .meld-mark")
-    assert [m.get_attribute("data-source") for m in melds] == ["left", "across"]
-    assert page.find_elements(By.CSS_SELECTOR, "#problems li") == [] and waits(page) == ["5p", "8p"]
+    assert wait_for(page, lambda d: [m.get_attribute("data-source") for m in
+                                     d.find_elements(By.CSS_SELECTOR, "#overlay .meld-mark")] == ["left", "across"])
+    assert wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems li") == [] and waits(d) == ["5p", "8p"])
 
 
 def test_a_problem_clicked_highlights_its_tiles(page):
