@@ -6,9 +6,13 @@
 # `device` call's carry:
 #
 #   bash vision/training/lent_gpu_pack.sh            # once: .gpu/, about 7 MB
-#   # device run, carry [".gpu"], timeout_s 570 (session 23: 465 s, on an H200):
-#   OUT=$OUT SCENES_MIXED=2500 SCENES_CORNER=1500 SEED_MIXED=46 SEED_CORNER=47 LR0=0.0005 DET_HOURS=0.085 \
-#       BUDGET=480 VAL_S=45 bash vision/training/lent_gpu_call.sh
+#   # device run, carry [".gpu"], timeout_s 590 (session 58's first call, detector v7: 518 s on an H200):
+#   HIDDEN=0.5 CLUTTER=0.5 OUT=$OUT SCENES_MIXED=2000 SCENES_CORNER=2000 SEED_MIXED=160 SEED_CORNER=161 \
+#       LR0=0.0005 DET_HOURS=0.1 BUDGET=500 VAL_S=45 bash vision/training/lent_gpu_call.sh
+#   # its second part ran as a second call on the still-warm machine, 8 epochs more at lr0 0.0002 (196 s; the
+#   # model card has it). MORE_HOURS does both in one call, but a call is at most 600 s: the first call's parts
+#   # took 75 s (data), 408 s (training for 0.1 h, with its loading and last validation) and 28 s (validation),
+#   # so both in one call need shorter runs, e.g. DET_HOURS=0.07 BUDGET=380 MORE_HOURS=0.03 MORE_BUDGET=150.
 #
 # The machine's image has torch, onnx and opencv-python-headless in /opt/torch/.venv; not polars (the training
 # reads its results with the csv module instead).
