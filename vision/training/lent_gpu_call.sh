@@ -25,7 +25,7 @@ timeout "${BUDGET:-500}" env WORK=$W READ_HOURS=0 EXPORT=0 CLUTTER=${CLUTTER:-0.
     2>&1 | tee "$OUT/job.log"
 echo "job ended after $SECONDS s"
 cp "$W/detector.log" "$W/runs/detector/results.csv" "$OUT/" 2>/dev/null
-strip() {  # a run's best.pt and last.pt into $OUT, optimizer stripped, each name prefixed with $2
+strip_weights() {  # a run's best.pt and last.pt into $OUT, optimizer stripped, each name prefixed with $2
     python - "$W/runs/$1/weights" "$OUT" "$2" <<'PY'
 import sys
 from pathlib import Path
@@ -36,15 +36,15 @@ for name in ("best.pt", "last.pt"):
         strip_optimizer(src / name, str(out / (prefix + name)))
 PY
 }
-strip detector ""
+strip_weights detector ""
 if [ "${MORE_HOURS:-0}" != 0 ] && [ -f "$W/runs/detector/weights/last.pt" ]; then
     echo "going on from last.pt at ${MORE_LR0:-0.0002} for $MORE_HOURS h"
-    timeout "${MORE_BUDGET:-300}" python -m vision.training.detector --data "$W/w${SEED_MIXED:-40}" \
-        "$W/w${SEED_CORNER:-41}" --weights "$W/runs/detector/weights/last.pt" --lr0 "${MORE_LR0:-0.0002}" \
+    timeout "${MORE_BUDGET:-300}" python -m vision.training.detector --data "$W/runs/detector-data.yaml" \
+        --weights "$W/runs/detector/weights/last.pt" --lr0 "${MORE_LR0:-0.0002}" \
         --hours "$MORE_HOURS" --batch 64 --workers 14 --device "${DEVICE:-0}" --project "$W/runs" --name det2 \
         --no-export >"$OUT/det2.log" 2>&1
     cp "$W/runs/det2/results.csv" "$OUT/det2-results.csv" 2>/dev/null
-    strip det2 det2-
+    strip_weights det2 det2-
 fi
 ls -la "$OUT"
 [ -f "$OUT/best.pt" ] && timeout "${VAL_S:-60}" python - "$W" "$OUT" <<'PY' 2>&1 | grep -v "^ " | tee "$OUT/val.txt"
