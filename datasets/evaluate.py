@@ -103,9 +103,20 @@ def width_bin(polygon) -> str:
     return f"{low}-{high} px wide" if high else f"{low}+ px wide"
 
 
+# How much of a face shows (the generator's ``visible``: neither hidden by a neighbour nor cut by the photo's edge)
+VISIBLE_BANDS = (("wholly", 0.9), ("mostly", 0.6), ("partly", 0.0))
+
+
+def shown_key(visible: float) -> str:
+    """``SHOWN`` for a face of which ``visible`` shows, by its band in ``VISIBLE_BANDS``."""
+    name, least = next((name, least) for name, least in VISIBLE_BANDS if visible >= least)
+    return SHOWN.format(name, f"at least {least:.0%}" if least else "less")
+
+
 WHITE_BACKS = "all, a white back read as a blank haku counted right"
 FROM_20_PX = "all from 20 px wide (the issue's floor), a white back read as a blank haku counted right"
 AT_EDGE = "at the photo's edge, from 20 px wide, a white back read as a blank haku counted right"
+SHOWN = "from 20 px wide, the face {} shown ({}), a white back read as a blank haku counted right"
 
 
 def read_true_boxes(reader, data: Path, shared: Path | None = None,
@@ -115,8 +126,9 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
     ``read_again`` does): tiles read right and tiles seen, overall (``all``; and
     ``WHITE_BACKS``, counting right a face-down tile of a set with white backs read as a blank haku, as the reader
     is made to: ``datasets.crops``; ``FROM_20_PX``, the same of the tiles from 20 px wide, the issue's floor;
-    ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``), by how they lie
-    and by their width (``width_bin``)."""
+    ``AT_EDGE``, those of them whose box reaches the photo's edge, ``vision.tiles.edges_reached``; ``SHOWN``, those
+    of them by how much of their face shows, ``VISIBLE_BANDS``: a face over half hidden is labelled, as a detector
+    should find it, but its glyph may not show at all), by how they lie and by their width (``width_bin``)."""
     from .generate import default_shared, scene_style
     from .scene_crops import detection_corners
 
@@ -142,7 +154,8 @@ def read_true_boxes(reader, data: Path, shared: Path | None = None,
             # a white back reads as a blank haku by design: the crop alone cannot tell them apart (the table does)
             read = r.kind == t["cls"] or (t["cls"] == "back" and r.kind == "5z" and white_backs)
             wide = face_width(t["polygon"]) >= FLOOR_PX
-            for key in (WHITE_BACKS,) + ((FROM_20_PX,) if wide else ()) + ((AT_EDGE,) if wide and edge else ()):
+            for key in (WHITE_BACKS,) + ((FROM_20_PX, shown_key(t["visible"])) if wide else ()) + \
+                    ((AT_EDGE,) if wide and edge else ()):
                 right[key] += read
                 total[key] += 1
     return right, total
@@ -224,8 +237,6 @@ def true_box(polygon, shape: tuple[int, ...]) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(in_frame(polygon, shape)))
 
 
-# How much of a face shows (the generator's ``visible``: neither hidden by a neighbour nor cut by the photo's edge)
-VISIBLE_BANDS = (("wholly", 0.9), ("mostly", 0.6), ("partly", 0.0))
 
 
 def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.01) -> dict:

@@ -658,7 +658,7 @@ def test_scene_crops_cut_the_detectors_own_boxes_as_the_tiles_they_overlap_glyph
 
 
 def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_path):
-    from datasets.evaluate import AT_EDGE, FROM_20_PX, WHITE_BACKS, read_true_boxes
+    from datasets.evaluate import AT_EDGE, FROM_20_PX, WHITE_BACKS, read_true_boxes, shown_key
     from vision.reader import Reading
     from vision.tiles import face_width
 
@@ -683,6 +683,14 @@ def test_reading_true_boxes_counts_every_labelled_tile_by_its_lie(shared, tmp_pa
     assert right[FROM_20_PX] == sum(a["cls"] == "back" for a in wide)
     assert 0 < total[AT_EDGE] < total[FROM_20_PX]  # snapshots: some tiles reach the photo's edge, most do not
     assert right[AT_EDGE] <= right[FROM_20_PX]
+    bands = {"wholly": [a for a in wide if a["visible"] >= 0.9],  # the faces by how much of them shows
+             "mostly": [a for a in wide if 0.6 <= a["visible"] < 0.9],
+             "partly": [a for a in wide if a["visible"] < 0.6]}
+    assert bands["wholly"] and bands["partly"]
+    for band, visible in (("wholly", 1.0), ("mostly", 0.7), ("partly", 0.4)):
+        key = shown_key(visible)
+        assert band in key and total[key] == len(bands[band])
+        assert right[key] == sum(a["cls"] == "back" for a in bands[band])
 
     class SecondLooks:  # a finder's second looks (``read_again``), here one that reads every tile 2m
         def read_again(self, image, corners, readings, light):

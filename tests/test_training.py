@@ -105,11 +105,30 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
         classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
                          log=lambda *_: None, weights=tmp_path / "missing.pt")
-    # a fixed time (a lent GPU's): the run stops inside its first epoch and still exports what it learnt
+    # a fixed time (a lent GPU's, batches made ahead on threads): the run stops inside its first epoch and still
+    # exports what it learnt
     timed = classifier.train(tmp_path / "crops", tmp_path / "timed.onnx", epochs=5, batch=4, seed=0,
-                             log=lambda *_: None, hours=0.02 / 3600)
+                             log=lambda *_: None, hours=0.02 / 3600, loaders=3)
     assert len(timed["history"]) == 1 and 0 < timed["history"][0]["crops"] < report["train_crops"]
     assert len(TileReader(tmp_path / "timed.onnx").read([cv2.imread(str(files[0]))])) == 1
+
+
+def test_batches_made_ahead_on_threads_are_the_batches_made_one_by_one():
+    from vision.training.classifier import shown_batches
+
+    rng = np.random.default_rng(5)
+    crops = rng.random((37, 3, 64, 48), dtype=np.float32)
+    order = rng.permutation(len(crops))
+    one_by_one = list(shown_batches(crops, order, 8, (0, 1)))
+    assert [len(idx) for idx, _, _ in one_by_one] == [8, 8, 8, 8, 5]
+    assert np.array_equal(np.concatenate([idx for idx, _, _ in one_by_one]), order)
+    for loaders in (2, 4):
+        ahead = list(shown_batches(crops, order, 8, (0, 1), loaders))
+        assert len(ahead) == len(one_by_one)
+        for (idx, turns, shown), (idx1, turns1, shown1) in zip(ahead, one_by_one):
+            assert np.array_equal(idx, idx1) and np.array_equal(turns, turns1) and np.array_equal(shown, shown1)
+    another_epoch = list(shown_batches(crops, order, 8, (0, 2)))
+    assert not np.array_equal(another_epoch[0][2], one_by_one[0][2])  # each epoch shows its crops afresh
 
 
 def test_the_timed_rate_warms_up_then_decays_to_zero():

@@ -16,6 +16,9 @@
 #   # half the detector's windows around partly hidden tiles, its usual miss (datasets.windows --hidden; a one-hour
 #   # CPU fine-tune on such windows alone did not help, session 40: models/README.md):
 #   WORK=/root/job HIDDEN=0.5 bash vision/training/lent_gpu.sh
+#   # the reader alone, from scratch, with more tiles cut from each scene (its batches made on 14 threads, session
+#   # 59: session 13's reader on a GPU waited on one core's augmentation, 65 s an epoch):
+#   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -38,6 +41,8 @@ DET_HOURS=${DET_HOURS:-0.28}
 READ_HOURS=${READ_HOURS:-0.2}
 READ_WEIGHTS=${READ_WEIGHTS:-}
 READ_LR=${READ_LR:-0.003}
+READ_EPOCHS=${READ_EPOCHS:-60}
+PER_SCENE=${PER_SCENE:-16}
 SCENES_MIXED=${SCENES_MIXED:-4000}
 SCENES_CORNER=${SCENES_CORNER:-3000}
 CROPS=${CROPS:-40000}
@@ -58,32 +63,37 @@ python -m datasets.generate --out "$G1" --n "$SCENES_MIXED" --seed "$SEED_MIXED"
     --workers 16 --clutter "$CLUTTER"
 python -m datasets.generate --out "$G2" --n "$SCENES_CORNER" --seed "$SEED_CORNER" --framing corner --format obb \
     --classes tile --workers 16 --clutter "$CLUTTER"
-python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
-python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
 
-stamp "detector: from models/tile_detector.pt for $DET_HOURS h"
-python -m vision.training.detector --data "$W1" "$W2" --weights models/tile_detector.pt \
-    --lr0 "$LR0" --hours "$DET_HOURS" --batch 64 --workers 12 --device "$DEVICE" --project "$WORK/runs" \
-    --name detector --out "$WORK/detector.onnx" $([ "$EXPORT" = 0 ] && echo --no-export) >"$WORK/detector.log" 2>&1 &
-detector=$!
-
-if [ "$READ_HOURS" = 0 ]; then
-    wait $detector || stamp "detector ended with an error: see $WORK/detector.log"
-    stamp "done"
-    exit 0
+detector=
+if [ "$DET_HOURS" != 0 ]; then
+    python -m datasets.windows --src "$G1" --out "$W1" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
+    python -m datasets.windows --src "$G2" --out "$W2" --size 416 --per-image 3 --hidden "$HIDDEN" --workers 16
+    stamp "detector: from models/tile_detector.pt for $DET_HOURS h"
+    python -m vision.training.detector --data "$W1" "$W2" --weights models/tile_detector.pt \
+        --lr0 "$LR0" --hours "$DET_HOURS" --batch 64 --workers 12 --device "$DEVICE" --project "$WORK/runs" \
+        --name detector --out "$WORK/detector.onnx" $([ "$EXPORT" = 0 ] && echo --no-export) \
+        >"$WORK/detector.log" 2>&1 &
+    detector=$!
 fi
-stamp "reader crops"
-python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers 8
-python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers 8
-python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene 16 --seed "$SEED_MIXED" --workers 8 \
-    --boxes "$SCENE_BOXES"
-python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene 16 --seed "$SEED_CORNER" --workers 8 \
-    --boxes "$SCENE_BOXES"
-stamp "reader: from ${READ_WEIGHTS:-scratch} for $READ_HOURS h"
-reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
-python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
-    --out "$WORK/reader-v8.onnx" --epochs 60 --batch 256 --device "$reader_device" --hours "$READ_HOURS" \
-    --lr "$READ_LR" ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
-    >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
-wait $detector || stamp "detector ended with an error (its weights are saved each epoch): see $WORK/detector.log"
+
+if [ "$READ_HOURS" != 0 ]; then
+    # with the detector training beside it, the crops are made on half the cores; alone, on all of them
+    cores=$([ -n "$detector" ] && echo 8 || echo 16)
+    stamp "reader crops"
+    python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers "$cores"
+    python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers "$cores"
+    python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene "$PER_SCENE" --seed "$SEED_MIXED" \
+        --workers "$cores" --boxes "$SCENE_BOXES"
+    python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene "$PER_SCENE" --seed "$SEED_CORNER" \
+        --workers "$cores" --boxes "$SCENE_BOXES"
+    stamp "reader: from ${READ_WEIGHTS:-scratch} for $READ_HOURS h"
+    reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
+    python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
+        --out "$WORK/reader-v8.onnx" --epochs "$READ_EPOCHS" --batch 256 --device "$reader_device" \
+        --hours "$READ_HOURS" --lr "$READ_LR" --loaders "$((cores - 2))" ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
+        >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
+fi
+if [ -n "$detector" ]; then
+    wait $detector || stamp "detector ended with an error (its weights are saved each epoch): see $WORK/detector.log"
+fi
 stamp "done"

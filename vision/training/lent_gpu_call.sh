@@ -6,7 +6,9 @@
 # and the new weights validated on the run's own validation windows (val.txt). With MORE_HOURS, the run then goes
 # on from its last.pt at MORE_LR0 (default 0.0002) on the same windows for that long, within MORE_BUDGET seconds
 # (sessions 23, 35 and 58 ran that second part as a second call on the still-warm machine); its weights come back
-# as det2-best.pt and det2-last.pt.
+# as det2-best.pt and det2-last.pt. With READ_HOURS (and DET_HOURS=0 for the reader alone) the reader is trained
+# too, from scratch unless READ_WEIGHTS; it comes back as reader-v8.onnx (float: quantize it here, as the model
+# card says), reader-v8.pt, reader-v8.train.json and reader.log.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .gpu/whl/*.whl || exit 1
@@ -21,10 +23,10 @@ export RIICHI_LENS_SHARED=$PWD/.gpu/shared RIICHI_LENS_FONTS=$(ls .gpu/fonts/*.t
 nvidia-smi --query-gpu=name,memory.total --format=csv 2>&1 | tail -1; nproc
 W=${WORK:-/root/job}
 SECONDS=0
-timeout "${BUDGET:-500}" env WORK=$W READ_HOURS=0 EXPORT=0 CLUTTER=${CLUTTER:-0.5} bash vision/training/lent_gpu.sh \
-    2>&1 | tee "$OUT/job.log"
+timeout "${BUDGET:-500}" env WORK=$W READ_HOURS=${READ_HOURS:-0} EXPORT=0 CLUTTER=${CLUTTER:-0.5} \
+    bash vision/training/lent_gpu.sh 2>&1 | tee "$OUT/job.log"
 echo "job ended after $SECONDS s"
-cp "$W/detector.log" "$W/runs/detector/results.csv" "$OUT/" 2>/dev/null
+cp "$W/detector.log" "$W/runs/detector/results.csv" "$W"/reader.log "$W"/reader-v8.* "$OUT/" 2>/dev/null
 strip_weights() {  # a run's best.pt and last.pt into $OUT, optimizer stripped, each name prefixed with $2
     python - "$W/runs/$1/weights" "$OUT" "$2" <<'PY'
 import sys
