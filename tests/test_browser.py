@@ -442,10 +442,15 @@ def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
     hand.clear()
     hand.send_keys("123m456p789s35m79p")  # 13 tiles: the draws alone
     page.find_element(By.ID, "score").click()
-    draws = wait_for(page, lambda d: [i.get_attribute("data-tile") for i in d.find_elements(
-        By.CSS_SELECTOR, "#readout .draws img.tile")])
+
+    def shown_draws(d):  # the tiles and the text read together: a redraw between two reads leaves a stale element
+        line = d.find_element(By.CSS_SELECTOR, "#readout .draws")
+        tiles = [i.get_attribute("data-tile") for i in line.find_elements(By.CSS_SELECTOR, "img.tile")]
+        return tiles and (tiles, line.text)
+
+    draws, text = wait_for(page, shown_draws)
     assert draws == ["3m", "4m", "5m", "4p", "7p", "8p", "9p"]
-    assert "(22 left)" in page.find_element(By.CSS_SELECTOR, "#readout .draws").text
+    assert "(22 left)" in text
     assert not page.find_elements(By.CSS_SELECTOR, "#readout .discard")
 
 
