@@ -105,10 +105,10 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
         classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
                          log=lambda *_: None, weights=tmp_path / "missing.pt")
-    # a fixed time (a lent GPU's, batches made ahead on threads): the run stops inside its first epoch and still
-    # exports what it learnt
+    # a fixed time (a lent GPU's, batches made ahead on threads, bfloat16): the run stops inside its first epoch and
+    # still exports what it learnt, in float32
     timed = classifier.train(tmp_path / "crops", tmp_path / "timed.onnx", epochs=5, batch=4, seed=0,
-                             log=lambda *_: None, hours=0.02 / 3600, loaders=3)
+                             log=lambda *_: None, hours=0.02 / 3600, loaders=3, bf16=True)
     assert len(timed["history"]) == 1 and 0 < timed["history"][0]["crops"] < report["train_crops"]
     assert len(TileReader(tmp_path / "timed.onnx").read([cv2.imread(str(files[0]))])) == 1
 
