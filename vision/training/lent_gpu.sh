@@ -90,7 +90,8 @@ if [ "$READ_HOURS" != 0 ]; then
     reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
     python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
         --out "$WORK/reader-v8.onnx" --epochs "$READ_EPOCHS" --batch 256 --device "$reader_device" \
-        --hours "$READ_HOURS" --lr "$READ_LR" --loaders "$((cores - 2))" --bf16 ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
+        --hours "$READ_HOURS" --lr "$READ_LR" --loaders "$((cores - 2))" --bf16 \
+        ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
         >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
 fi
 if [ -n "$detector" ]; then
