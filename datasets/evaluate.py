@@ -107,9 +107,14 @@ def width_bin(polygon) -> str:
 VISIBLE_BANDS = (("wholly", 0.9), ("mostly", 0.6), ("partly", 0.0))
 
 
+def visible_band(visible: float) -> tuple[str, float]:
+    """The band of ``VISIBLE_BANDS`` a face of which ``visible`` shows lies in: its name and least share."""
+    return next((name, least) for name, least in VISIBLE_BANDS if visible >= least)
+
+
 def shown_key(visible: float) -> str:
     """``SHOWN`` for a face of which ``visible`` shows, by its band in ``VISIBLE_BANDS``."""
-    name, least = next((name, least) for name, least in VISIBLE_BANDS if visible >= least)
+    name, least = visible_band(visible)
     return SHOWN.format(name, f"at least {least:.0%}" if least else "less")
 
 
@@ -267,7 +272,7 @@ def detection_ap(detector, data: Path, min_width: float = 0.0, floor: float = 0.
         found += sum(m is True for m in match_boxes(kept_overlap, [d.confidence for d in kept], counted, 0.5, taken))
         for t, was_counted, was_found in zip(table["tiles"], counted, taken):
             if was_counted:
-                shown = next(name for name, least in VISIBLE_BANDS if t["visible"] >= least)
+                shown, _ = visible_band(t["visible"])
                 by_visible[shown][0] += int(was_found)
                 by_visible[shown][1] += 1
         on_no_tile += int((kept_overlap[0].max(axis=1, initial=0.0) < 0.3).sum())

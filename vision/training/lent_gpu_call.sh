@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The command a `device` call runs on a lent GPU machine (session 23), from the repo's root there, with .gpu/ carried
 # (vision/training/lent_gpu_pack.sh makes it; its header has the call): installs the carried wheels, finds the
-# image's Python with torch and cv2, runs lent_gpu.sh for the detector only (clutter in half the scenes by default)
-# within BUDGET seconds, and leaves in $OUT the run's weights (optimizer stripped), its logs, and both the shipped
-# and the new weights validated on the run's own validation windows (val.txt). With MORE_HOURS, the run then goes
+# image's Python with torch and cv2, runs lent_gpu.sh (the detector only unless READ_HOURS, below; clutter in half
+# the scenes by default) within BUDGET seconds, and leaves in $OUT the run's weights (optimizer stripped), its logs,
+# and both the shipped and the new weights validated on the run's own validation windows (val.txt). With
+# MORE_HOURS, the run then goes
 # on from its last.pt at MORE_LR0 (default 0.0002) on the same windows for that long, within MORE_BUDGET seconds
 # (sessions 23, 35 and 58 ran that second part as a second call on the still-warm machine); its weights come back
 # as det2-best.pt and det2-last.pt. With READ_HOURS (and DET_HOURS=0 for the reader alone) the reader is trained
