@@ -1,12 +1,18 @@
 """Single-tile crops for a crop classifier: DIR/{train,val}/{class}/NAME.jpg.
 
-    python -m datasets.crops --out DIR --n 20000 --seed 0 [--workers 2] [--shared PATH]
+    python -m datasets.crops --out DIR --n 20000 --seed 0 [--yaw 45] [--workers 2] [--shared PATH]
 
 Each scene is a short row of random tiles (standing or lying, all classes equally likely) photographed roughly
 upright; every upright, unoccluded tile is cropped to its face box (or, one time in three, its whole-body box, as
 a detector would give) with each side jittered, from a cut inside the face (as a hand-cut crop) to a loose box.
 Face-down tiles of a set with white backs are left out: alone they look like a blank haku, so the reader reads a
 blank colourless tile as haku and the table decides by count which of them are face down.
+With ``--yaw DEG`` a row of standing tiles is photographed from up to DEG degrees to either side (the camera turned
+about the table's vertical through the row, the tiles set apart enough that each face shows whole), so a crop of a tile's whole body shows its side and top beside the
+face, as a phone held at an angle to a hand does; a tile lying flat keeps the near-frontal camera, whose glyph a
+turned camera would turn in the photo. Without it the camera stays within a few degrees of frontal, as every reader
+up to session 59 learnt (session 60: the readers trained apart then read the real set's crops of whole tiles seen
+aslant worst, ``models/README.md``).
 Scene i is seeded from (seed, i, 2), so output does not depend on the worker count; existing files are kept.
 """
 from __future__ import annotations
@@ -27,13 +33,16 @@ from .tiles import lying, standing
 PER_SCENE = 10
 
 
-def crop_scene(seed: int, index: int, shared: Path):
-    """A row of tiles and a near-frontal camera; returns the image (RGB) and the annotations of the tiles."""
+def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
+    """A row of tiles and a near-frontal camera (a row standing: up to ``yaw`` degrees to a side); returns the
+    image (RGB) and the annotations of the tiles."""
     rng = np.random.default_rng([seed, index, 2])
     style, atlas = tile_set([seed, index // SET_EVERY, 3], shared)
     names = [CLASSES[k] for k in rng.integers(len(CLASSES), size=PER_SCENE)]
     stand = rng.random() < 0.5
     gap = rng.uniform(0.3, 4)
+    turn = np.radians(rng.uniform(-yaw, yaw)) if yaw and stand else 0.0  # drawn only then: scenes without stay
+    gap += style.d * np.tan(abs(turn))  # seen aslant a standing tile hides that much of its neighbour's face
     tiles = []
     for k, n in enumerate(names):
         x = (k - PER_SCENE / 2) * (style.w + gap)
@@ -50,7 +59,7 @@ def crop_scene(seed: int, index: int, shared: Path):
     dist = rng.uniform(120, 480)
     pitch = np.radians(rng.uniform(10, 35) if stand else rng.uniform(25, 85))
     T = np.array([rng.normal(0, 20), 0, style.h / 2 if stand else 0])
-    C = T + dist * np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)])
+    C = T + dist * turned_about_vertical(np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)]), turn)
     f = w / 2 / np.tan(np.radians(rng.uniform(45, 70)) / 2)
     cam = look_at(C, T, rng.normal(0, 6), f, w, h)
     photo = Photo.sample(rng)
@@ -58,6 +67,11 @@ def crop_scene(seed: int, index: int, shared: Path):
     img, anns = render(tiles, style, cam, atlas, base, shadow=photo.shadow_strength, light=photo.light_dir, rng=rng)
     img = apply_photo(img.astype(np.float32), photo, rng)
     return img, anns, rng, photo.jpeg_quality, style
+
+
+def turned_about_vertical(v: np.ndarray, angle: float) -> np.ndarray:
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]])
 
 
 def jittered_box(box, rng) -> tuple[int, int, int, int]:
@@ -70,13 +84,14 @@ def jittered_box(box, rng) -> tuple[int, int, int, int]:
 
 
 def write_crops(job: tuple) -> int:
-    out, seed, index, shared = job
+    out, seed, index, shared, *rest = job
+    yaw = rest[0] if rest else 0.0
     split = "val" if index % VAL_EVERY == VAL_EVERY - 1 else "train"
     done = out / ".done" / f"{index:06d}"  # outside the class folders
     if done.exists():
         return index
     cv2.setNumThreads(1)
-    img, anns, rng, quality, style = crop_scene(seed, index, shared)
+    img, anns, rng, quality, style = crop_scene(seed, index, shared, yaw)
     H, W = img.shape[:2]
     bgr = cv2.cvtColor(img, cv2.COLOR_RGB2BGR)
     for k, a in enumerate(anns):
@@ -104,6 +119,8 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--n", type=int, default=20000, help="about how many crops (scenes of %d tiles)" % PER_SCENE)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--yaw", type=float, default=0.0,
+                    help="photograph standing rows from up to this many degrees to either side (default: frontal)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--shared", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -113,7 +130,7 @@ def main(argv=None) -> None:
     if warning := fonts_warning():
         print(warning, file=sys.stderr)
     n_scenes = -(-args.n // PER_SCENE)
-    jobs = [(args.out, args.seed, i, shared) for i in range(n_scenes)]
+    jobs = [(args.out, args.seed, i, shared, args.yaw) for i in range(n_scenes)]
     run_jobs(write_crops, jobs, args.workers, "crop scenes")
 
 

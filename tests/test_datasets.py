@@ -446,6 +446,26 @@ def test_crops_leave_out_white_backs_which_alone_look_like_a_blank_haku(shared, 
     assert backs_drawn[False] > 0 and backs_cropped[False] > 0
 
 
+def test_crops_with_yaw_show_standing_faces_from_the_side_and_whole(shared):
+    """--yaw turns the camera to a side of standing rows (the real set's crops of whole tiles seen aslant) and sets
+    the tiles apart enough that their faces still show: faces narrower than 0.6 of their height, seen 35 degrees
+    or more aside, appear only with it, and about as many faces are whole either way."""
+    def upright_whole_faces(yaw):
+        aspects = []
+        for i in range(16):
+            _, anns, *_ = crops.crop_scene(5, i, shared, yaw)
+            for a in anns:
+                if a is not None and a["lie"] == "upright" and not a["occluded"] and not a["truncated"]:
+                    q = np.array(a["polygon"])
+                    aspects.append(np.ptp(q[:, 0]) / np.ptp(q[:, 1]))
+        return np.array(aspects)
+
+    frontal, aslant = upright_whole_faces(0.0), upright_whole_faces(45.0)
+    assert (frontal < 0.6).sum() == 0
+    assert (aslant < 0.6).sum() >= 5
+    assert len(aslant) >= 0.8 * len(frontal)
+
+
 def test_hand_tiles_missed_or_misread_are_counted_where_the_hand_is_lost(shared, tmp_path):
     import collections
 
