@@ -8,9 +8,9 @@ a detector would give) with each side jittered, from a cut inside the face (as a
 Face-down tiles of a set with white backs are left out: alone they look like a blank haku, so the reader reads a
 blank colourless tile as haku and the table decides by count which of them are face down.
 With ``--yaw DEG`` a row of standing tiles is photographed from up to DEG degrees to either side (the camera turned
-about the table's vertical through the row, the tiles set apart enough that each face shows whole), so a crop of a tile's whole body shows its side and top beside the
-face, as a phone held at an angle to a hand does; a tile lying flat keeps the near-frontal camera, whose glyph a
-turned camera would turn in the photo. Without it the camera stays within a few degrees of frontal, as every reader
+about the table's vertical through the row, the tiles set apart enough that each face shows whole), so a crop of a
+tile's whole body shows its side and top beside the face, as a phone held at an angle to a hand does; a tile lying
+flat keeps the near-frontal camera, whose glyph a turned camera would turn in the photo. Without it the camera stays within a few degrees of frontal, as every reader
 up to session 59 learnt (session 60: the readers trained apart then read the real set's crops of whole tiles seen
 aslant worst, ``models/README.md``).
 Scene i is seeded from (seed, i, 2), so output does not depend on the worker count; existing files are kept.
@@ -70,6 +70,7 @@ def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
 
 
 def turned_about_vertical(v: np.ndarray, angle: float) -> np.ndarray:
+    """v turned by angle (radians) about the table's vertical (z); exact for 0, so frontal scenes stay as they were."""
     c, s = np.cos(angle), np.sin(angle)
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]])
 
@@ -84,8 +85,7 @@ def jittered_box(box, rng) -> tuple[int, int, int, int]:
 
 
 def write_crops(job: tuple) -> int:
-    out, seed, index, shared, *rest = job
-    yaw = rest[0] if rest else 0.0
+    out, seed, index, shared, yaw = job
     split = "val" if index % VAL_EVERY == VAL_EVERY - 1 else "train"
     done = out / ".done" / f"{index:06d}"  # outside the class folders
     if done.exists():

@@ -439,7 +439,7 @@ def test_crops_leave_out_white_backs_which_alone_look_like_a_blank_haku(shared, 
         for i in range(min(SET_EVERY, 12)):
             _, anns, *_ = crops.crop_scene(seed, i, shared)
             backs_drawn[blank] += sum(a is not None and a["cls"] == "back" and a["lie"] == "upright" for a in anns)
-            crops.write_crops((out, seed, i, shared))
+            crops.write_crops((out, seed, i, shared, 0.0))
         backs_cropped[blank] = len(list(out.glob("*/back/*.jpg")))
         assert len(list(out.glob("*/*/*.jpg"))) > 20  # the set's faces are cropped either way
     assert backs_drawn[True] > 0 and backs_cropped[True] == 0
