@@ -10,9 +10,9 @@ blank colourless tile as haku and the table decides by count which of them are f
 With ``--yaw DEG`` a row of standing tiles is photographed from up to DEG degrees to either side (the camera turned
 about the table's vertical through the row, the tiles set apart enough that each face shows whole), so a crop of a
 tile's whole body shows its side and top beside the face, as a phone held at an angle to a hand does; a tile lying
-flat keeps the near-frontal camera, whose glyph a turned camera would turn in the photo. Without it the camera stays within a few degrees of frontal, as every reader
-up to session 59 learnt (session 60: the readers trained apart then read the real set's crops of whole tiles seen
-aslant worst, ``models/README.md``).
+flat keeps the near-frontal camera, whose glyph a turned camera would turn in the photo. Without it the camera
+stays within a few degrees of frontal, as every reader up to session 59 learnt (session 60: the readers trained
+apart then read the real set's crops of whole tiles seen aslant worst, ``models/README.md``).
 Scene i is seeded from (seed, i, 2), so output does not depend on the worker count; existing files are kept.
 """
 from __future__ import annotations
