@@ -27,7 +27,7 @@ import numpy as np
 from .classes import CLASSES
 from .generate import SET_EVERY, VAL_EVERY, _atomic_write, default_shared, run_jobs
 from .glyphs import fonts_warning
-from .scenes import Photo, apply_photo, background, look_at, render, tile_set
+from .scenes import Photo, _turn, apply_photo, background, look_at, render, tile_set
 from .tiles import lying, standing
 
 PER_SCENE = 10
@@ -59,7 +59,9 @@ def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
     dist = rng.uniform(120, 480)
     pitch = np.radians(rng.uniform(10, 35) if stand else rng.uniform(25, 85))
     T = np.array([rng.normal(0, 20), 0, style.h / 2 if stand else 0])
-    C = T + dist * turned_about_vertical(np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)]), turn)
+    offset = np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)])
+    offset[:2] = _turn(turn) @ offset[:2]  # about the table's vertical; exact at 0, so frontal scenes stay as they were
+    C = T + dist * offset
     f = w / 2 / np.tan(np.radians(rng.uniform(45, 70)) / 2)
     cam = look_at(C, T, rng.normal(0, 6), f, w, h)
     photo = Photo.sample(rng)
@@ -67,12 +69,6 @@ def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
     img, anns = render(tiles, style, cam, atlas, base, shadow=photo.shadow_strength, light=photo.light_dir, rng=rng)
     img = apply_photo(img.astype(np.float32), photo, rng)
     return img, anns, rng, photo.jpeg_quality, style
-
-
-def turned_about_vertical(v: np.ndarray, angle: float) -> np.ndarray:
-    """v turned by angle (radians) about the table's vertical (z); exact for 0, so frontal scenes stay as they were."""
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]])
 
 
 def jittered_box(box, rng) -> tuple[int, int, int, int]:
