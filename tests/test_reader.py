@@ -189,6 +189,43 @@ def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_whi
     assert reader.read([pink_lit_haku], light=Light(pink_light, *sure))[0].kind == "5z"
 
 
+class BambooReader:
+    """A stand-in network that reads every crop unsurely as a bamboo: 6s, else 9s, else haku."""
+
+    def run(self, _names, feeds):
+        n = len(feeds["crops"])
+        kinds = np.full((n, len(CLASSES)), -20.0, np.float32)
+        kinds[:, CLASSES.index("6s")], kinds[:, CLASSES.index("9s")], kinds[:, CLASSES.index("5z")] = 1.0, 0.7, 0.5
+        return [kinds, np.zeros((n, 4), np.float32)]
+
+
+def test_an_unsure_reading_of_a_white_crop_without_ink_is_a_blank_haku_but_a_faint_glyph_or_a_back_is_not():
+    """The real set's haku, a plain white face brightly lit, read as 6s: a face that shows no ink cannot be a
+    bamboo, whatever the network read."""
+    rng = np.random.default_rng(0)
+    white = np.clip(rng.normal(240, 1.5, (64, 48, 3)), 0, 255).astype(np.uint8)  # JPEG-like noise, no ink
+    faint_bamboo = white.copy()
+    faint_bamboo[14:50:12, 12:36] = (205, 225, 205)  # pale green sticks across the middle: 6 % under the face
+    yellow_back = np.full((64, 48, 3), (40, 182, 228), np.uint8)
+    readings = stand_in(BambooReader()).read([white, faint_bamboo, yellow_back])
+    assert [r.kind for r in readings] == ["5z", "6s", "6s"]
+    assert readings[0].confidence == 1.0 and readings[1].confidence < 0.5
+    # a sure reading stays as read, inkless or not (here the stand-in's halves read 1m surely)
+    flat_sure = crop_of_halves(1.0, 0.0)
+    flat_sure[:] = 250
+    assert stand_in(HalvesReader()).read([flat_sure])[0].kind == "2m"
+
+
+def test_the_real_photos_brightly_lit_haku_reads_as_haku(shared):
+    """Whole-set photo ``group_3``: its haku, overexposed to a flat white, read 6s (0.28 sure) before."""
+    from vision.tiles import TileFinder
+
+    tiles = TileFinder().find(str(shared / "data/real-tiles/photos/group_3.jpg"))
+    top_row = sorted(sorted(tiles, key=lambda t: np.mean(t.polygon, axis=0)[1])[:10],
+                     key=lambda t: np.mean(t.polygon, axis=0)[0])
+    assert [t.kind for t in top_row] == ["0m", "0p", "0s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+
+
 def test_the_real_sets_blank_haku_do_not_read_face_down(shared):
     """Reader v6 alone read 4 of the 12 crops face down (a blank white face, no outline)."""
     files = sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))
