@@ -50,11 +50,11 @@ LIGHT_FACES = 3
 LIGHT_FACES_MOST = 12  # ...of which the first this many are enough (each costs 0.03 ms)
 FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first reading gives face down this likely
 # an unsure reading of a colourless crop whose middle shows no ink at all (``inkless``: its grey 98th percentile
-# less than this fraction above its 2nd) is a blank face whatever the network read. The real set's haku, a plain
-# white face brightly lit, is flatter than any blank the generator draws (its crops 0.8-2.7 %, the generator's
-# blank haku 10th percentile 3.1 %) and read as a bamboo (6s / 9s). On dev seeds 18, 20, 95, 96 (77,649 tiles cut
-# from their true polygons) 224 colourless crops are under 3 %: 221 blank haku or white backs, 3 faces hidden
-# but for a sliver, all read as haku already (session 61)
+# less than this fraction above its 2nd) reads haku first, whatever kind the network put first. The real set's
+# haku, a plain white face brightly lit, is flatter than any blank the generator draws (its crops 0.8-2.7 %, the
+# generator's blank haku 10th percentile 3.1 %) and read as a bamboo (6s / 9s). On dev seeds 18, 20, 95, 96
+# (77,649 tiles cut from their true polygons) 224 colourless crops are under 3 %: 221 blank haku or white backs,
+# 3 faces hidden but for a sliver, all read as haku already (session 61; the model card has the figures)
 NO_INK_BELOW = 0.03
 
 
@@ -199,7 +199,6 @@ class TileReader:
         if len(maybe_down):
             blank[maybe_down] = [colourless(crops[k], light.tint) for k in maybe_down]
         _face_down_as_haku(probs, blank)
-        _blank_where_inkless(probs, crops, light)
         # an unsure reading is averaged, kind and turn, with the reading of the crop turned a half turn: a second
         # look that sees the glyph's pixels fall differently on the small input (dev scenes of seeds 9 / 10 cut
         # from their true polygons: kinds 93.7 -> 94.2 % / 94.5 -> 94.8 %, the same as turning every crop; turns
@@ -221,6 +220,7 @@ class TileReader:
                 turns_again = np.roll(_turn_probabilities(turned), 2, axis=1)
             probs[unsure] = (probs[unsure] + _face_down_as_haku(again, blank[unsure])) / 2
             turn_probs[unsure] = (turn_probs[unsure] + turns_again) / 2
+        _blank_where_inkless(probs, crops, light)
         readings = []
         for p, t in zip(probs, turn_probs):
             likeliest = np.argsort(-p)[:CANDIDATES]
@@ -280,12 +280,13 @@ def _face_down_as_haku(probs: np.ndarray, blank: np.ndarray) -> np.ndarray:
 
 
 def _blank_where_inkless(probs: np.ndarray, crops: list[np.ndarray], light: Light) -> None:
-    """An unsure reading of a colourless crop without ink becomes a sure haku, in place (``NO_INK_BELOW`` says
-    why); the table tells a white back from a haku by count."""
+    """An unsure reading of a colourless crop without ink reads haku first, in place: haku's probability and the
+    likeliest kind's change places (``NO_INK_BELOW`` says why). The sureness stays the network's, so a box on a
+    blank scrap (a tile's side, paper) stays as unsure as it was; the table tells a white back from a haku."""
     for k in np.flatnonzero(probs.max(1) < REREAD_BELOW):
-        if inkless(crops[k]) and colourless(crops[k], light.tint):
-            probs[k] = 0.0
-            probs[k, HAKU] = 1.0
+        top = probs[k].argmax()
+        if top != HAKU and inkless(crops[k]) and colourless(crops[k], light.tint):
+            probs[k, [top, HAKU]] = probs[k, [HAKU, top]]
 
 
 def _turn_probabilities(out: dict[str, np.ndarray]) -> np.ndarray:

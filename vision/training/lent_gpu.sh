@@ -19,13 +19,17 @@
 #   # the reader alone, from scratch, with more tiles cut from each scene (its batches made on 14 threads, session
 #   # 59: session 13's reader on a GPU waited on one core's augmentation, 65 s an epoch):
 #   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 bash vision/training/lent_gpu.sh
+#   # ...with standing rows seen from up to YAW degrees aside as well (datasets.crops --yaw; the real set's crops of
+#   # whole tiles seen aslant, which session 60's reader f3 learned from CPU-made ones: models/README.md):
+#   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 CROPS_YAW=40000 YAW=45 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
 # mixed framings, 41: corner snapshots, by default), then, at once:
 #   - the detector goes on from the shipped weights on 416-px windows of them (GPU, 12 loader processes);
 #   - the reader is trained from scratch (or from READ_WEIGHTS, a .pt or an exported .onnx, at peak rate READ_LR)
-#     on generated crops (seeds 30, 31) plus 16 tiles cut from each scene.
+#     on generated crops (seeds 30, 31; with CROPS_YAW, that many more of seed 32 seen from aside) plus 16 tiles
+#     cut from each scene.
 # Progress: $WORK/detector.log and $WORK/reader.log; weights: $WORK/runs/detector/weights/{last,best}.pt and
 # $WORK/reader-v8.pt (saved after every epoch), $WORK/reader-v8.onnx at the end.
 #
@@ -46,6 +50,8 @@ PER_SCENE=${PER_SCENE:-16}
 SCENES_MIXED=${SCENES_MIXED:-4000}
 SCENES_CORNER=${SCENES_CORNER:-3000}
 CROPS=${CROPS:-40000}
+CROPS_YAW=${CROPS_YAW:-0}
+YAW=${YAW:-45}
 SEED_MIXED=${SEED_MIXED:-40}
 SEED_CORNER=${SEED_CORNER:-41}
 LR0=${LR0:-0.0007}
@@ -82,13 +88,18 @@ if [ "$READ_HOURS" != 0 ]; then
     stamp "reader crops"
     python -m datasets.crops --out "$WORK/c30" --n "$CROPS" --seed 30 --workers "$cores"
     python -m datasets.crops --out "$WORK/c31" --n "$CROPS" --seed 31 --workers "$cores"
+    crops="$WORK/c30 $WORK/c31"
+    if [ "$CROPS_YAW" != 0 ]; then
+        python -m datasets.crops --out "$WORK/c32" --n "$CROPS_YAW" --seed 32 --yaw "$YAW" --workers "$cores"
+        crops="$crops $WORK/c32"
+    fi
     python -m datasets.scene_crops --src "$G1" --out "$WORK/sc1" --per-scene "$PER_SCENE" --seed "$SEED_MIXED" \
         --workers "$cores" --boxes "$SCENE_BOXES"
     python -m datasets.scene_crops --src "$G2" --out "$WORK/sc2" --per-scene "$PER_SCENE" --seed "$SEED_CORNER" \
         --workers "$cores" --boxes "$SCENE_BOXES"
     stamp "reader: from ${READ_WEIGHTS:-scratch} for $READ_HOURS h"
     reader_device=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
-    python -m vision.training.classifier --data "$WORK/c30" "$WORK/c31" "$WORK/sc1" "$WORK/sc2" \
+    python -m vision.training.classifier --data $crops "$WORK/sc1" "$WORK/sc2" \
         --out "$WORK/reader-v8.onnx" --epochs "$READ_EPOCHS" --batch 256 --device "$reader_device" \
         --hours "$READ_HOURS" --lr "$READ_LR" --loaders "$((cores - 2))" --bf16 \
         ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \

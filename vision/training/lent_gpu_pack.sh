@@ -14,9 +14,10 @@
 #   # took 75 s (data), 408 s (training for 0.1 h, with its loading and last validation) and 28 s (validation),
 #   # so both in one call need shorter runs, e.g. DET_HOURS=0.07 BUDGET=380 MORE_HOURS=0.03 MORE_BUDGET=150.
 #   # the reader alone, from scratch (session 59's plan, not yet run on a GPU): fresh scenes' tiles, 40 cut from each,
-#   # and 80,000 generated crops; its batches made on 14 threads; back as reader-v8.onnx (float; quantize it here):
+#   # and 80,000 generated crops, 40,000 more seen from up to 45 degrees aside (session 60's --yaw); its batches
+#   # made on 14 threads; back as reader-v8.onnx (float; quantize it here):
 #   DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 SCENES_MIXED=1500 SCENES_CORNER=1500 SEED_MIXED=190 \
-#       SEED_CORNER=191 BUDGET=540 OUT=$OUT bash vision/training/lent_gpu_call.sh
+#       SEED_CORNER=191 CROPS_YAW=40000 YAW=45 BUDGET=540 OUT=$OUT bash vision/training/lent_gpu_call.sh
 #
 # The machine's image has torch, onnx and opencv-python-headless in /opt/torch/.venv; not polars (the training
 # reads its results with the csv module instead).
