@@ -9,8 +9,8 @@ import pytest
 from vision.detector import BESIDE_SURE, Detection, TileDetector, keep_beside, letterbox, square_up
 from vision.image import ImageError
 from vision.layout import Tile
-from vision.tiles import (drop_cut_by_frame, drop_straddling, edge_angle, face_corners, face_width, row_angles,
-                          straighten, tiles_json, upright_corners)
+from vision.tiles import (drop_cut_by_frame, drop_dark_blanks, drop_straddling, edge_angle, face_corners, face_width,
+                          row_angles, straighten, tiles_json, upright_corners)
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -698,6 +698,34 @@ def test_an_unsure_sliver_cut_by_the_photos_edge_is_dropped_and_a_tile_showing_h
     # the bottom edge counts as the top does
     bottom_strip = _box(150, 292, w=30, h=8, confidence=0.3)
     assert drop_cut_by_frame(row + [bottom_strip], shape) == row
+
+
+def test_a_haku_far_darker_than_the_photos_faces_is_dropped_but_one_in_shade_stays():
+    """A blank face is white: a box read as haku on a dark scrap (a monitor's foot) is no tile, one in a shadow
+    (0.7 as bright as the faces) still is; with no face read surely nothing tells how bright faces are."""
+    from vision.reader import Light
+
+    photo = np.full((200, 400, 3), 90, np.uint8)
+    boxes = {"face": (10, 60), "shaded": (110, 160), "dark": (210, 260), "dim": (310, 360)}
+    for (x0, x1), grey in zip(boxes.values(), (235, 165, 40, 110)):
+        photo[50:130, x0:x1] = grey
+    photo[80:100, 25:45] = (30, 30, 160)  # the face's glyph
+    tiles = [Tile(kind, ((x0, 50.0), (x1, 50.0), (x1, 130.0), (x0, 130.0)))
+             for kind, (x0, x1) in zip(("1m", "5z", "5z", "5z"), boxes.values())]
+    crops = [straighten(photo, np.array(t.polygon, np.float32)) for t in tiles]
+    # the dim one is 110 / 235 = 0.47 of the face, just over DARK_BLANK_BELOW (0.45); the dark one 0.17
+    kept = drop_dark_blanks(tiles, photo, Light(crops, ["1m", "5z", "5z", "5z"], [0.6, 0.9, 0.9, 0.9]))
+    assert [t.polygon[0][0] for t in kept] == [10, 110, 310]
+    unsure_face = Light(crops, ["1m", "5z", "5z", "5z"], [0.4, 0.9, 0.9, 0.9])
+    assert drop_dark_blanks(tiles, photo, unsure_face) == tiles
+
+
+def test_false_haku_on_a_dark_monitor_foot_in_a_real_single_tile_photo_are_dropped(shared):
+    """The real photo ``m_2_3.jpg``: one 2m on white paper before a black monitor, whose foot gave two boxes read as
+    haku (their middles 0.19 and 0.21 as bright as the tile's face)."""
+    from vision.tiles import TileFinder
+
+    assert [t.kind for t in TileFinder().find(str(shared / "data/real-tiles/photos/m_2_3.jpg"))] == ["2m"]
 
 
 def test_plain_tiles_at_the_photos_edge_are_dropped_unless_their_group_shows_a_face():

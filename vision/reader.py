@@ -43,11 +43,15 @@ COLOURLESS_BELOW = 90
 # +6 over their photo's faces (99th percentile +4), the pink backs under 90 saturation +23 or more: 77 of those
 # had read as haku, the commonest misreading there (session 36)
 MAGENTA_FROM = 15
-# the faces that show the photo's light (``light_tint``): read at least this surely as a kind neither face down
+# the faces that show the photo's light (``sure_faces``): read at least this surely as a kind neither face down
 # nor blank, and at least LIGHT_FACES of them (else the light is taken as neutral)
 LIGHT_FACE_SURE = 0.9
 LIGHT_FACES = 3
 LIGHT_FACES_MOST = 12  # ...of which the first this many are enough (each costs 0.03 ms)
+# the faces that show how bright the photo's faces are (``face_brightness``): read at least this surely, however
+# few; a photo of one tile reads it 0.8-0.86 sure (the real single-tile photos), and a scrap read as a face only
+# lowers the bar that a blank must pass (``vision.tiles.DARK_BLANK_BELOW``)
+BRIGHT_FACE_SURE = 0.5
 FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first reading gives face down this likely
 # an unsure reading of a colourless crop whose middle shows no ink at all (``inkless``: its grey 98th percentile
 # less than this fraction above its 2nd) reads haku first, whatever kind the network put first. The real set's
@@ -100,16 +104,31 @@ def inkless(crop: np.ndarray) -> bool:
 
 def light_tint(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> float:
     """How far the photo's light tints its faces toward magenta: the median Lab a* of the faces read surely
-    (``LIGHT_FACE_SURE``) as kinds neither face down nor blank, each the brighter half of its middle (the face, not
-    the glyph's ink), the first ``LIGHT_FACES_MOST`` of them; 0, neutral, where fewer than ``LIGHT_FACES`` are."""
-    faces = [c for c, k, p in zip(crops, kinds, confidences) if p >= LIGHT_FACE_SURE and k not in BLANK_FACES]
-    tints = [_magenta(_middle(c), brighter=True) for c in faces[:LIGHT_FACES_MOST] if c.size]
+    (``sure_faces``), each the brighter half of its middle (the face, not the glyph's ink); 0, neutral, where fewer
+    than ``LIGHT_FACES`` are."""
+    faces = sure_faces(crops, kinds, confidences)
+    tints = [_magenta(_middle(c), brighter=True) for c in faces]
     return float(np.median(tints)) if len(tints) >= LIGHT_FACES else 0.0
 
 
+def face_brightness(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> float | None:
+    """How bright the photo's faces are: the median HSV value (0-255) of the brighter half of the middle of each
+    face read at least ``BRIGHT_FACE_SURE`` surely (``sure_faces``); None where none is."""
+    values = [_value(_middle(c), brighter=True) for c in sure_faces(crops, kinds, confidences, BRIGHT_FACE_SURE)]
+    return float(np.median(values)) if values else None
+
+
+def sure_faces(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float],
+               sure: float = LIGHT_FACE_SURE) -> list[np.ndarray]:
+    """The crops that show the photo's light: read at least ``sure`` surely as a kind neither face down nor blank,
+    the first ``LIGHT_FACES_MOST`` of them."""
+    faces = [c for c, k, p in zip(crops, kinds, confidences) if p >= sure and k not in BLANK_FACES and c.size]
+    return faces[:LIGHT_FACES_MOST]
+
+
 class Light:
-    """A photo's light (``light_tint``): its crops and their first readings (kinds and confidences; a reader given
-    a Light without them takes its batch's), the tint worked out only when a crop's colour is looked at."""
+    """A photo's light (``light_tint``, ``face_brightness``): its crops and their first readings (kinds and
+    confidences; a reader given a Light without them takes its batch's), each worked out only when needed."""
 
     def __init__(self, crops: list[np.ndarray], kinds: Sequence[str] | None = None,
                  confidences: Sequence[float] | None = None):
@@ -119,11 +138,29 @@ class Light:
     def tint(self) -> float:
         return light_tint(self.crops, self.kinds, self.confidences)
 
+    @cached_property
+    def brightness(self) -> float | None:
+        """None where the crops have no readings yet (no reader was given this Light)."""
+        return None if self.kinds is None else face_brightness(self.crops, self.kinds, self.confidences)
+
+
+def middle_value(crop: np.ndarray) -> float:
+    """How bright a crop's middle is: its median HSV value (0-255)."""
+    return _value(_middle(crop))
+
 
 def _middle(crop: np.ndarray) -> np.ndarray:
     """A crop's inner 60 %, inside the face, every other pixel (as good, four times cheaper)."""
     h, w = crop.shape[:2]
     return crop[h // 5:h - h // 5:2, w // 5:w - w // 5:2]
+
+
+def _value(pixels: np.ndarray, brighter: bool = False) -> float:
+    """The median HSV value (brightness, 0-255) of BGR pixels, of the brighter half only if asked."""
+    value = cv2.cvtColor(pixels, cv2.COLOR_BGR2HSV)[..., 2].ravel()
+    if brighter:
+        value = value[value >= np.median(value)]
+    return float(np.median(value))
 
 
 def _magenta(pixels: np.ndarray, brighter: bool = False) -> float:

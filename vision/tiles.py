@@ -25,7 +25,7 @@ from .image import load_image
 from .layout import Tile
 from .models import (CUT_READER, DETECTOR, HARD_READER, SMALL_READER, model_file, shipped_reader, shipped_refiner,
                      shipped_specialist)
-from .reader import Light, TileReader, averaged
+from .reader import Light, TileReader, averaged, middle_value
 
 CROP_MARGIN = 0.03  # each side, as a fraction of the tile's size: the reader learned slightly loose crops
 MAX_CROP_H = 96  # larger crops are warped straight to this height: the reader needs 64 px; smaller warps are faster
@@ -124,6 +124,12 @@ LEAST_SURE = 0.1
 # a scrap of paper reads as one. Of the haku boxes 0.1-0.2 sure in those detections (101), half lie on no tile and
 # a fifth on a haku (dev hands end to end 1,136 -> 1,139; 0.16 and 0.2 the same, 0.25 1,137, 0.3 1,133)
 LEAST_SURE_BLANK = 0.2
+# ...and one read as haku no darker than this fraction of the photo's faces (``Light.brightness``; the middle's
+# median HSV value against theirs): a blank face is white, and a box on a dark scrap (a monitor's foot, a shadowed
+# cloth) reads as one too, its crop colourless. Of the real single-tile photos' 31 false haku, 7 were under 0.25 of
+# the photo's faces; of dev seeds 18, 20, 95, 96's 2,162 blank haku and white backs at least half shown (cut from
+# their true polygons), none under 0.53 (0.1st percentile 0.58; session 61)
+DARK_BLANK_BELOW = 0.45
 
 
 def upright_corners(det: Detection) -> np.ndarray:
@@ -250,8 +256,8 @@ class TileFinder:
             polygon = tuple((round(float(x), 1), round(float(y), 1)) for x, y in c)
             tiles.append(Tile(r.kind, polygon, round(det.confidence * r.confidence, 4), candidates=r.candidates))
         tiles = drop_straddling(tiles, [d.confidence >= STRADDLE_BOX_SURE for d in detections])
-        sure = [t for t in drop_cut_by_frame(tiles, image.shape)
-                if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)]
+        sure = drop_dark_blanks([t for t in drop_cut_by_frame(tiles, image.shape)
+                                 if t.confidence >= (LEAST_SURE_BLANK if t.kind == "5z" else LEAST_SURE)], image, light)
         return drop_plain_at_edge(sure, image.shape)  # only a tile kept shows its group a face
 
     def _read_unsure_again(self, image: np.ndarray, detections: list[Detection], rows: list[float | None],
@@ -525,6 +531,15 @@ def drop_plain_at_edge(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
         group = least
     faced_groups = set(group[~blank].tolist())
     return [t for k, t in enumerate(tiles) if not suspect[k] or group[k] in faced_groups]
+
+
+def drop_dark_blanks(tiles: list[Tile], image: np.ndarray, light: Light) -> list[Tile]:
+    """The tiles but those read as haku whose middle is darker than ``DARK_BLANK_BELOW`` of the photo's faces (a
+    dark scrap, not a white face); all of them where no face was read surely."""
+    if light.brightness is None:
+        return tiles
+    return [t for t in tiles
+            if t.kind != "5z" or middle_value(straighten(image, t.corners)) >= DARK_BLANK_BELOW * light.brightness]
 
 
 def drop_cut_by_frame(tiles: list[Tile], shape: tuple[int, ...]) -> list[Tile]:
