@@ -134,18 +134,25 @@ def test_a_reading_keeps_its_likeliest_kinds_for_the_table_to_choose_from():
     assert (k1, k2) == ("1m", "2m") and abs(p1 - 0.818) < 2e-3 and abs(p2 - 0.182) < 2e-3
 
 
-class FaceDownReader:
-    """A stand-in network that reads every crop as face down (0.6), else haku (0.3), else 1m."""
+class SameForEveryCrop:
+    """A stand-in network that gives every crop the same kind logits (the kinds named, others -20), turn 0."""
+
+    def __init__(self, **logits: float):
+        self.logits = logits
 
     def run(self, _names, feeds):
         n = len(feeds["crops"])
         kinds = np.full((n, len(CLASSES)), -20.0, np.float32)
-        kinds[:, CLASSES.index("back")], kinds[:, CLASSES.index("5z")], kinds[:, CLASSES.index("1m")] = 2.0, 1.3, 1.0
+        for kind, logit in self.logits.items():
+            kinds[:, CLASSES.index(kind)] = logit
         return [kinds, np.zeros((n, 4), np.float32)]
 
 
+FACE_DOWN = SameForEveryCrop(back=2.0, **{"5z": 1.3, "1m": 1.0})  # every crop face down (0.6), else haku (0.3), else 1m
+
+
 def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_as_haku():
-    reader = stand_in(FaceDownReader())
+    reader = stand_in(FACE_DOWN)
     ivory, grey, yellow, blue = (np.full((64, 48, 3), bgr, np.uint8) for bgr in
                                  ((212, 234, 241), (150, 150, 150), (40, 182, 228), (172, 92, 38)))
     white_edged_yellow = yellow.copy()
@@ -184,19 +191,9 @@ def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_whi
     assert light_tint(pink_light, ["back", "5z", "1m"], [0.95] * 3) == 0.0
     assert light_tint(pink_light[:LIGHT_FACES - 1], *(x[:-1] for x in sure)) == 0.0
     # a reader shown the haku alone (a second look) takes the photo's light from the first readings it is given
-    reader = stand_in(FaceDownReader())
+    reader = stand_in(FACE_DOWN)
     assert reader.read([pink_lit_haku])[0].kind == "back"  # alone, nothing tells the light
     assert reader.read([pink_lit_haku], light=Light(pink_light, *sure))[0].kind == "5z"
-
-
-class BambooReader:
-    """A stand-in network that reads every crop unsurely as a bamboo: 6s, else 9s, else haku."""
-
-    def run(self, _names, feeds):
-        n = len(feeds["crops"])
-        kinds = np.full((n, len(CLASSES)), -20.0, np.float32)
-        kinds[:, CLASSES.index("6s")], kinds[:, CLASSES.index("9s")], kinds[:, CLASSES.index("5z")] = 1.0, 0.7, 0.5
-        return [kinds, np.zeros((n, 4), np.float32)]
 
 
 def test_an_unsure_reading_of_a_white_crop_without_ink_reads_haku_first_but_a_faint_glyph_or_a_back_does_not():
@@ -207,7 +204,8 @@ def test_an_unsure_reading_of_a_white_crop_without_ink_reads_haku_first_but_a_fa
     faint_bamboo = white.copy()
     faint_bamboo[14:50:12, 12:36] = (205, 225, 205)  # pale green sticks across the middle: 6 % under the face
     yellow_back = np.full((64, 48, 3), (40, 182, 228), np.uint8)
-    readings = stand_in(BambooReader()).read([white, faint_bamboo, yellow_back])
+    bamboo = SameForEveryCrop(**{"6s": 1.0, "9s": 0.7, "5z": 0.5})  # unsurely 6s, else 9s, else haku
+    readings = stand_in(bamboo).read([white, faint_bamboo, yellow_back])
     assert [r.kind for r in readings] == ["5z", "6s", "6s"]
     # 6s 0.426, 9s 0.316, haku 0.258: haku and 6s change places, the sureness stays the network's (a blank scrap
     # of paper must not become a sure tile)
