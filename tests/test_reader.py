@@ -202,7 +202,7 @@ def test_an_unsure_reading_of_a_white_crop_without_ink_reads_haku_first_but_a_fa
     rng = np.random.default_rng(0)
     white = np.clip(rng.normal(240, 1.5, (64, 48, 3)), 0, 255).astype(np.uint8)  # JPEG-like noise, no ink
     faint_bamboo = white.copy()
-    faint_bamboo[14:50:12, 12:36] = (205, 225, 205)  # pale green sticks across the middle, their grey 10 % under the face
+    faint_bamboo[14:50:12, 12:36] = (205, 225, 205)  # pale green sticks across the middle, grey 10 % under the face
     yellow_back = np.full((64, 48, 3), (40, 182, 228), np.uint8)
     bamboo = SameForEveryCrop(**{"6s": 1.0, "9s": 0.7, "5z": 0.5})  # unsurely 6s, else 9s, else haku
     readings = stand_in(bamboo).read([white, faint_bamboo, yellow_back])
