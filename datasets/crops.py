@@ -27,7 +27,7 @@ import numpy as np
 from .classes import CLASSES
 from .generate import SET_EVERY, VAL_EVERY, _atomic_write, default_shared, run_jobs
 from .glyphs import fonts_warning
-from .scenes import Photo, _turn, apply_photo, background, look_at, render, tile_set
+from .scenes import Photo, apply_photo, background, look_at, render, tile_set, turn_matrix
 from .tiles import lying, standing
 
 PER_SCENE = 10
@@ -41,7 +41,8 @@ def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
     names = [CLASSES[k] for k in rng.integers(len(CLASSES), size=PER_SCENE)]
     stand = rng.random() < 0.5
     gap = rng.uniform(0.3, 4)
-    turn = np.radians(rng.uniform(-yaw, yaw)) if yaw and stand else 0.0  # drawn only then: scenes without stay
+    # drawn only then, so scenes without a yaw are as before
+    turn = np.radians(rng.uniform(-yaw, yaw)) if yaw and stand else 0.0
     gap += style.d * np.tan(abs(turn))  # seen aslant a standing tile hides that much of its neighbour's face
     tiles = []
     for k, n in enumerate(names):
@@ -60,7 +61,7 @@ def crop_scene(seed: int, index: int, shared: Path, yaw: float = 0.0):
     pitch = np.radians(rng.uniform(10, 35) if stand else rng.uniform(25, 85))
     T = np.array([rng.normal(0, 20), 0, style.h / 2 if stand else 0])
     offset = np.array([rng.normal(0, 0.1), -np.cos(pitch), np.sin(pitch)])
-    offset[:2] = _turn(turn) @ offset[:2]  # about the table's vertical; exact at 0, so frontal scenes stay as they were
+    offset[:2] = turn_matrix(turn) @ offset[:2]  # about the table's vertical; exact at 0: frontal scenes are as before
     C = T + dist * offset
     f = w / 2 / np.tan(np.radians(rng.uniform(45, 70)) / 2)
     cam = look_at(C, T, rng.normal(0, 6), f, w, h)

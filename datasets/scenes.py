@@ -435,13 +435,14 @@ def clutter(rng, img: np.ndarray, px_per_mm: float) -> None:
     np.clip(img, 0, 255, out=img)
 
 
-def _turn(angle: float) -> np.ndarray:
+def turn_matrix(angle: float) -> np.ndarray:
+    """The 2 x 2 matrix turning a point by ``angle`` radians counterclockwise (about the table's vertical, in x-y)."""
     return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
 
 
 def _paper(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
     """A sheet of white paper, half of them printed with lines of text."""
-    rot = _turn(angle)
+    rot = turn_matrix(angle)
     w, h = rng.uniform(90, 300), rng.uniform(60, 210)
     corners = (np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre
     colour = np.array([rng.uniform(215, 250)] * 3) * rng.uniform(0.96, 1.0, 3)
@@ -490,7 +491,7 @@ def _printed(rng, cloth: np.ndarray, colour: np.ndarray, px_per_mm: float) -> np
 def _board(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
     """A flat board (a box's lid, a book, a tray) of one colour, lit unevenly, its rim a shade darker: a plain
     face larger than a tile's, as walls and boxes are where real photos showed false tiles."""
-    rot = _turn(angle)
+    rot = turn_matrix(angle)
     w, h = rng.uniform(90, 350), rng.uniform(70, 250)
     corners = np.int32(np.round((np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2) @ rot.T * px_per_mm + centre))
     colour = np.array(CLUTTER_COLOURS[rng.integers(len(CLUTTER_COLOURS))], np.float32) * rng.uniform(0.8, 1.2)
@@ -513,7 +514,7 @@ def _dark(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: flo
 
 def _sticks(rng, img: np.ndarray, centre: np.ndarray, angle: float, px_per_mm: float) -> None:
     """Point sticks: thin white sticks with a coloured dot, a few side by side."""
-    rot = _turn(angle)
+    rot = turn_matrix(angle)
     for k in range(int(rng.integers(1, 5))):
         offset = np.array([0, k * 6]) @ rot.T
         ends = np.array([[-52, 0], [52, 0]]) @ rot.T + offset

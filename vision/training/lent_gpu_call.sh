@@ -6,9 +6,9 @@
 # and both the shipped and the new weights validated on the run's own validation windows (val.txt). With
 # MORE_HOURS, the run then goes on from its last.pt at MORE_LR0 (default 0.0002) on the same windows for that long,
 # within MORE_BUDGET seconds (sessions 23, 35 and 58 ran that second part as a second call on the still-warm
-# machine); its weights come back as det2-best.pt and det2-last.pt. With READ_HOURS (and DET_HOURS=0 for the reader alone) the reader is trained
-# too, from scratch unless READ_WEIGHTS; it comes back as reader-v8.onnx (float: quantize it here, as the model
-# card says), reader-v8.pt, reader-v8.train.json and reader.log.
+# machine); its weights come back as det2-best.pt and det2-last.pt. With READ_HOURS (and DET_HOURS=0 for the reader
+# alone) the reader is trained too, from scratch unless READ_WEIGHTS; it comes back as reader-v8.onnx (float:
+# quantize it here, as the model card says), reader-v8.pt, reader-v8.train.json and reader.log.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .gpu/whl/*.whl || exit 1
