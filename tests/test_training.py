@@ -113,6 +113,43 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     assert len(TileReader(tmp_path / "timed.onnx").read([cv2.imread(str(files[0]))])) == 1
 
 
+def test_a_reader_made_wider_computes_what_it_did_and_its_file_says_how_wide_it_is(training_stack, tmp_path):
+    import torch
+
+    from vision.reader import TileReader
+    from vision.training import classifier
+
+    crops = np.random.default_rng(3).random((64, 3, 64, 48), dtype=np.float32)
+    shipped = REPO / "models" / "tile_reader.onnx"
+    assert classifier.weights_widths(shipped) == classifier.WIDTHS  # read through the int8 file's dequantizing
+    model = classifier.build_model()
+    classifier.load_exported(model, shipped, crops)
+    model.eval()
+    wide = classifier.widen(model, (32, 64, 128, 256), noise=0.0)
+    wide.eval()
+    assert classifier.widths_of(wide) == (32, 64, 128, 256)
+    assert sum(p.numel() for p in wide.parameters()) > 2 * sum(p.numel() for p in model.parameters())
+    with torch.no_grad():
+        (kind, turn), (wide_kind, wide_turn) = model(torch.from_numpy(crops)), wide(torch.from_numpy(crops))
+    assert torch.allclose(kind, wide_kind, atol=1e-4) and torch.allclose(turn, wide_turn, atol=1e-4)
+    # the copies are set apart by a little noise, so that training can part them; the readings barely move
+    parted = classifier.widen(model, (32, 64, 128, 256))
+    parted.eval()
+    with torch.no_grad():
+        parted_kind = parted(torch.from_numpy(crops))[0]
+    assert not torch.allclose(kind, parted_kind, atol=1e-6)
+    assert (parted_kind.argmax(1) == kind.argmax(1)).float().mean() >= 0.9
+    # exported, the run time reads it as any reader, and a run going on from it builds its network from the file
+    classifier.export(wide, tmp_path / "wide.onnx", (64, 48))
+    assert classifier.weights_widths(tmp_path / "wide.onnx") == (32, 64, 128, 256)
+    torch.save(wide.state_dict(), tmp_path / "wide.pt")
+    assert classifier.weights_widths(tmp_path / "wide.pt") == (32, 64, 128, 256)
+    logits = TileReader(tmp_path / "wide.onnx")._run(list(crops.transpose(0, 2, 3, 1) * 255))["kind_logits"]
+    assert np.allclose(logits, kind.numpy(), atol=1e-3)
+    with pytest.raises(ValueError, match="narrow"):
+        classifier.widen(wide, classifier.WIDTHS)
+
+
 def test_batches_made_ahead_on_threads_are_the_batches_made_one_by_one():
     from vision.training.classifier import shown_batches
 

@@ -12,6 +12,8 @@ that look the same both ways up, turns not at all for ``QUARTER_SYMMETRIC``). Ou
         --out data/reader-v6.onnx --epochs 10 [--weights data/reader-PREVIOUS.pt]
     python -m vision.training.classifier --data ... --weights models/tile_reader.onnx --lr 1e-3 --epochs 3 \
         --out data/reader-v9.onnx    # refine the shipped reader (its torch weights were not kept)
+    python -m vision.training.classifier --data ... --weights data/reader-f4.pt --widths 32,64,128,256 \
+        --lr 1e-3 --hours 1.85 --bf16 --out data/reader-w1.onnx    # a wider network, started as the narrow one
 """
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mo
 CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 MAX_LR = 3e-3
-CALIBRATION_CROPS = 2048  # training crops that set the batch norms of a reader started from an exported file
+CALIBRATION_CROPS = 2048
+WIDTHS = (32, 48, 96, 160)  # each block's channels: the shipped readers' network  # training crops that set the batch norms of a reader started from an exported file
 
 
 def load_split(root: Path, size: tuple[int, int], threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +90,8 @@ def _concat(splits: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np
     return np.concatenate([x for x, _ in splits]), np.concatenate([y for _, y in splits])
 
 
-def build_model(n_classes: int = len(CLASSES)):
+def build_model(n_classes: int = len(CLASSES), widths: tuple[int, ...] = WIDTHS):
+    """The reader network; ``widths`` are its four blocks' channels (``WIDTHS`` as shipped, wider by ``widen``)."""
     import torch
     import torch.nn as nn
 
@@ -101,10 +105,11 @@ def build_model(n_classes: int = len(CLASSES)):
         def __init__(self):
             super().__init__()
             # one conv at full resolution (the costliest layer of a second one, for little gain), two after
-            self.features = nn.Sequential(block(3, 32, convs=1), block(32, 48), block(48, 96), block(96, 160),
-                                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-            self.kind = nn.Linear(160 + 6, n_classes)
-            self.turn = nn.Linear(160 + 6, 4)
+            w = widths
+            self.features = nn.Sequential(block(3, w[0], convs=1), block(w[0], w[1]), block(w[1], w[2]),
+                                          block(w[2], w[3]), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+            self.kind = nn.Linear(w[3] + 6, n_classes)
+            self.turn = nn.Linear(w[3] + 6, 4)
 
         def forward(self, x):
             # standardise each crop's contrast, so light and exposure matter less than the glyph; the floor keeps
@@ -120,6 +125,71 @@ def build_model(n_classes: int = len(CLASSES)):
             return self.kind(f), self.turn(f)
 
     return TileReader()
+
+
+def widths_of(model) -> tuple[int, ...]:
+    """The four blocks' channels of a ``build_model`` network."""
+    import torch
+
+    convs = [m for m in model.features.modules() if isinstance(m, torch.nn.Conv2d)]
+    return tuple(convs[k].out_channels for k in (0, 2, 4, 6))
+
+
+def weights_widths(path: Path) -> tuple[int, ...]:
+    """The block widths of saved weights (a run's ``.pt`` or an exported ``.onnx``), to build their network."""
+    if path.suffix == ".onnx":
+        import onnx
+
+        graph = onnx.load(str(path)).graph
+        shapes = {i.name: tuple(i.dims) for i in graph.initializer}
+        outs = [shapes.get(n.input[1], (None,))[0] for n in graph.node if n.op_type == "Conv"]
+        if None in outs:  # int8: the weight comes from a DequantizeLinear of a quantized initializer
+            made_by = {o: n for n in graph.node for o in n.output}
+            outs = [shapes[made_by[n.input[1]].input[0]][0] for n in graph.node if n.op_type == "Conv"]
+    else:
+        import torch
+
+        state = torch.load(path, map_location="cpu")
+        outs = [v.shape[0] for k, v in state.items() if k.startswith("features.") and v.ndim == 4]
+    return tuple(outs[k] for k in (0, 2, 4, 6))
+
+
+def widen(model, widths: tuple[int, ...], seed: int = 0, noise: float = 0.01):
+    """A wider network that computes what ``model`` does (Net2WiderNet, Chen et al. 2016): each new channel copies
+    one of its layer's channels (its conv row and batch norm), and the next layer's weights on the copies are
+    shared among them, so a trained reader's accuracy is the wider one's start, and a CPU run refines a reader
+    with more room rather than training one from scratch. ``noise`` (a share of each copied row's spread) lets
+    the copies part once training starts."""
+    import torch
+
+    rng = np.random.default_rng(seed)
+    wide = build_model(model.kind.out_features, widths)
+    old = [m for m in model.features.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d))]
+    new = [m for m in wide.features.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d))]
+    with torch.no_grad():
+        source = np.arange(3)  # the input's channels: not widened
+        for k in range(0, len(old), 2):
+            (conv, bn), (wconv, wbn) = old[k:k + 2], new[k:k + 2]
+            c, wc = conv.out_channels, wconv.out_channels
+            if wc < c:
+                raise ValueError(f"cannot narrow a layer from {c} to {wc} channels")
+            pick = np.concatenate([np.arange(c), rng.integers(0, c, wc - c)])
+            share = np.bincount(source, minlength=conv.in_channels)[source]  # copies of each input channel
+            w = conv.weight[pick][:, source] / torch.from_numpy(share).float()[None, :, None, None]
+            if wc > c:
+                w[c:] += noise * w[c:].std() * torch.randn_like(w[c:])
+            wconv.weight.copy_(w)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(wbn, name).copy_(getattr(bn, name)[pick])
+            source = pick
+        share = torch.from_numpy(np.bincount(source)[source]).float()
+        for name in ("kind", "turn"):
+            head, whead = getattr(model, name), getattr(wide, name)
+            c = len(source)
+            whead.weight[:, :c].copy_(head.weight[:, source] / share)
+            whead.weight[:, c:].copy_(head.weight[:, -6:])  # the colour inputs beside the features
+            whead.bias.copy_(head.bias)
+    return wide
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -164,7 +234,7 @@ def turn_targets(labels: np.ndarray, turns: np.ndarray) -> np.ndarray:
 def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int,
           size: tuple[int, int] = (INPUT_H, INPUT_W), log=print, weights: Path | None = None,
           device: str = "cpu", hours: float | None = None, max_lr: float = MAX_LR, loaders: int = 1,
-          bf16: bool = False) -> dict:
+          bf16: bool = False, widths: tuple[int, ...] | None = None) -> dict:
     """Train, export ``out`` (ONNX) and save the torch weights beside it (``out`` with ``.pt``, also after each
     epoch): the next run can go on from them (``weights``) instead of starting from scratch.
 
@@ -173,7 +243,8 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     goes on from a trained reader takes a lower peak rate (``max_lr``), so it refines rather than relearns.
     ``loaders`` threads make the batches ahead (``shown_batches``); the run is the same whatever their number.
     ``bf16`` runs the network's forward pass in bfloat16 (autocast; the weights and the loss stay float32): on a
-    CPU with AVX-512 BF16 (this one's) an epoch takes about half the time at the same accuracy (model card)."""
+    CPU with AVX-512 BF16 (this one's) an epoch takes about half the time at the same accuracy (model card).
+    ``widths`` wider than the weights' make the network wider first (``widen``)."""
     import torch
     import torch.nn.functional as F
 
@@ -183,11 +254,14 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
     x_train, y_train = _concat([load_split(d / "train", size, loaders) for d in folders])
     x_val, y_val = _concat([load_split(d / "val", size, loaders) for d in folders])
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops")
-    model = build_model()
+    model = build_model(widths=weights_widths(weights) if weights is not None else widths or WIDTHS)
     if weights is not None and weights.suffix == ".onnx":
         load_exported(model, weights, x_train[rng.permutation(len(y_train))[:CALIBRATION_CROPS]])
     elif weights is not None:
         model.load_state_dict(torch.load(weights, map_location="cpu"))
+    if widths is not None and widths != widths_of(model):
+        model = widen(model, widths, seed)
+        log(f"widened to {widths}")
     model.to(device, memory_format=torch.channels_last)  # NHWC: about a sixth faster on this CPU, the same numbers
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
@@ -350,6 +424,9 @@ def main() -> None:
                     help="start from these weights: a run's .pt, or an exported reader's .onnx (float or int8)")
     ap.add_argument("--lr", type=float, default=MAX_LR, help="peak learning rate (lower to refine a trained reader)")
     ap.add_argument("--size", default=f"{INPUT_H}x{INPUT_W}", help="input height x width, e.g. 80x60")
+    ap.add_argument("--widths", default=None,
+                    help=f"the four blocks' channels, e.g. 32,64,128,256 (default {','.join(map(str, WIDTHS))}; "
+                         "wider than --weights widens them)")
     ap.add_argument("--device", default="cpu", help="torch device, e.g. cuda on a lent GPU")
     ap.add_argument("--hours", type=float, default=None,
                     help="stop after this many hours (at most --epochs), the rate decayed over that time")
@@ -365,7 +442,8 @@ def main() -> None:
     size = tuple(int(v) for v in args.size.lower().split("x"))
     t0 = time.time()
     report = train(args.data, args.out, args.epochs, args.batch, args.seed, size, weights=args.weights,
-                   device=args.device, hours=args.hours, max_lr=args.lr, loaders=args.loaders, bf16=args.bf16)
+                   device=args.device, hours=args.hours, max_lr=args.lr, loaders=args.loaders, bf16=args.bf16,
+                   widths=tuple(int(v) for v in args.widths.split(",")) if args.widths else None)
     report["input_size"] = list(size)
     report["seconds"] = round(time.time() - t0)
     (args.out.with_suffix(".train.json")).write_text(json.dumps(report, indent=1))
