@@ -95,7 +95,7 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
     shipped_path = REPO / "models" / "tile_reader.onnx"
     val = [cv2.imread(str(p)) for p in sorted((tmp_path / "crops").glob("val/*/*.jpg"))]
     val_batch = np.stack([preprocess(c, TileReader(shipped_path).size) for c in val])
-    shipped = classifier.build_model()
+    shipped = classifier.build_model(widths=classifier.weights_widths(shipped_path))
     classifier.load_exported(shipped, shipped_path, val_batch)
     shipped.eval()
     with torch.no_grad():
@@ -121,19 +121,21 @@ def test_a_reader_made_wider_computes_what_it_did_and_its_file_says_how_wide_it_
 
     crops = np.random.default_rng(3).random((64, 3, 64, 48), dtype=np.float32)
     shipped = REPO / "models" / "tile_reader.onnx"
-    assert classifier.weights_widths(shipped) == classifier.WIDTHS  # read through the int8 file's dequantizing
-    model = classifier.build_model()
+    widths = classifier.weights_widths(shipped)  # read through the int8 file's dequantizing
+    assert len(widths) == 4 and all(a <= b for a, b in zip(classifier.WIDTHS, widths))
+    model = classifier.build_model(widths=widths)
     classifier.load_exported(model, shipped, crops)
     model.eval()
-    wide = classifier.widen(model, (32, 64, 128, 256), noise=0.0)
+    wider = tuple(w + 16 for w in widths)
+    wide = classifier.widen(model, wider, noise=0.0)
     wide.eval()
-    assert classifier.widths_of(wide) == (32, 64, 128, 256)
-    assert sum(p.numel() for p in wide.parameters()) > 2 * sum(p.numel() for p in model.parameters())
+    assert classifier.widths_of(wide) == wider
+    assert sum(p.numel() for p in wide.parameters()) > sum(p.numel() for p in model.parameters())
     with torch.no_grad():
         (kind, turn), (wide_kind, wide_turn) = model(torch.from_numpy(crops)), wide(torch.from_numpy(crops))
     assert torch.allclose(kind, wide_kind, atol=1e-4) and torch.allclose(turn, wide_turn, atol=1e-4)
     # the copies are set apart by a little noise, so that training can part them; the readings barely move
-    parted = classifier.widen(model, (32, 64, 128, 256))
+    parted = classifier.widen(model, wider)
     parted.eval()
     with torch.no_grad():
         parted_kind = parted(torch.from_numpy(crops))[0]
@@ -141,13 +143,13 @@ def test_a_reader_made_wider_computes_what_it_did_and_its_file_says_how_wide_it_
     assert (parted_kind.argmax(1) == kind.argmax(1)).float().mean() >= 0.9
     # exported, the run time reads it as any reader, and a run going on from it builds its network from the file
     classifier.export(wide, tmp_path / "wide.onnx", (64, 48))
-    assert classifier.weights_widths(tmp_path / "wide.onnx") == (32, 64, 128, 256)
+    assert classifier.weights_widths(tmp_path / "wide.onnx") == wider
     torch.save(wide.state_dict(), tmp_path / "wide.pt")
-    assert classifier.weights_widths(tmp_path / "wide.pt") == (32, 64, 128, 256)
+    assert classifier.weights_widths(tmp_path / "wide.pt") == wider
     logits = TileReader(tmp_path / "wide.onnx")._run(list(crops.transpose(0, 2, 3, 1) * 255))["kind_logits"]
     assert np.allclose(logits, kind.numpy(), atol=1e-3)
     with pytest.raises(ValueError, match="narrow"):
-        classifier.widen(wide, classifier.WIDTHS)
+        classifier.widen(wide, widths)
 
 
 def test_batches_made_ahead_on_threads_are_the_batches_made_one_by_one():
