@@ -37,8 +37,8 @@ TURN_P = (0.5, 0.15, 0.2, 0.15)  # quarter turns clockwise shown in training: mo
 CHROMA_GAIN = 4.0  # the crop's mean colour minus its grey, scaled to about the features' range
 QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 MAX_LR = 3e-3
-CALIBRATION_CROPS = 2048
-WIDTHS = (32, 48, 96, 160)  # each block's channels: the shipped readers' network  # training crops that set the batch norms of a reader started from an exported file
+CALIBRATION_CROPS = 2048  # training crops that set the batch norms of a reader started from an exported file
+WIDTHS = (32, 48, 96, 160)  # each block's channels by default: every reader's network until w1 (session 63)
 
 
 def load_split(root: Path, size: tuple[int, int], threads: int = 1) -> tuple[np.ndarray, np.ndarray]:

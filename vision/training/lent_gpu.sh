@@ -22,6 +22,8 @@
 #   # ...with standing rows seen from up to YAW degrees aside as well (datasets.crops --yaw; the real set's crops of
 #   # whole tiles seen aslant, which session 60's reader f3 learned from CPU-made ones: models/README.md):
 #   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 CROPS_YAW=40000 YAW=45 bash vision/training/lent_gpu.sh
+#   # ...a wider reader (blocks' channels; from a narrower READ_WEIGHTS it is widened first, as w1 was, session 63):
+#   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 READ_WIDTHS=48,96,192,384 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -45,6 +47,7 @@ DET_HOURS=${DET_HOURS:-0.28}
 READ_HOURS=${READ_HOURS:-0.2}
 READ_WEIGHTS=${READ_WEIGHTS:-}
 READ_LR=${READ_LR:-0.003}
+READ_WIDTHS=${READ_WIDTHS:-}
 READ_EPOCHS=${READ_EPOCHS:-60}
 PER_SCENE=${PER_SCENE:-16}
 SCENES_MIXED=${SCENES_MIXED:-4000}
@@ -102,7 +105,7 @@ if [ "$READ_HOURS" != 0 ]; then
     python -m vision.training.classifier --data $crops "$WORK/sc1" "$WORK/sc2" \
         --out "$WORK/reader-v8.onnx" --epochs "$READ_EPOCHS" --batch 256 --device "$reader_device" \
         --hours "$READ_HOURS" --lr "$READ_LR" --loaders "$((cores - 2))" --bf16 \
-        ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} \
+        ${READ_WEIGHTS:+--weights "$READ_WEIGHTS"} ${READ_WIDTHS:+--widths "$READ_WIDTHS"} \
         >"$WORK/reader.log" 2>&1 || stamp "reader failed: see $WORK/reader.log"
 fi
 if [ -n "$detector" ]; then
