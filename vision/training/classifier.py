@@ -39,6 +39,8 @@ QUARTER_INDEX = [CLASSES.index(c) for c in QUARTER_SYMMETRIC]
 MAX_LR = 3e-3
 CALIBRATION_CROPS = 2048  # training crops that set the batch norms of a reader started from an exported file
 WIDTHS = (32, 48, 96, 160)  # each block's channels by default: every reader's network until w1 (session 63)
+BLOCK_ENDS = (0, 2, 4, 6)  # among the network's convs, each block's last: its channels are the block's width
+COLOUR_INPUTS = 6  # the heads' inputs beside the features: the crop's chroma per channel, and its absolute value
 
 
 def load_split(root: Path, size: tuple[int, int], threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -108,8 +110,8 @@ def build_model(n_classes: int = len(CLASSES), widths: tuple[int, ...] = WIDTHS)
             w = widths
             self.features = nn.Sequential(block(3, w[0], convs=1), block(w[0], w[1]), block(w[1], w[2]),
                                           block(w[2], w[3]), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-            self.kind = nn.Linear(w[3] + 6, n_classes)
-            self.turn = nn.Linear(w[3] + 6, 4)
+            self.kind = nn.Linear(w[3] + COLOUR_INPUTS, n_classes)
+            self.turn = nn.Linear(w[3] + COLOUR_INPUTS, 4)
 
         def forward(self, x):
             # standardise each crop's contrast, so light and exposure matter less than the glyph; the floor keeps
@@ -132,7 +134,7 @@ def widths_of(model) -> tuple[int, ...]:
     import torch
 
     convs = [m for m in model.features.modules() if isinstance(m, torch.nn.Conv2d)]
-    return tuple(convs[k].out_channels for k in (0, 2, 4, 6))
+    return tuple(convs[k].out_channels for k in BLOCK_ENDS)
 
 
 def weights_widths(path: Path) -> tuple[int, ...]:
@@ -151,7 +153,7 @@ def weights_widths(path: Path) -> tuple[int, ...]:
 
         state = torch.load(path, map_location="cpu")
         outs = [v.shape[0] for k, v in state.items() if k.startswith("features.") and v.ndim == 4]
-    return tuple(outs[k] for k in (0, 2, 4, 6))
+    return tuple(outs[k] for k in BLOCK_ENDS)
 
 
 def widen(model, widths: tuple[int, ...], seed: int = 0, noise: float = 0.01):
@@ -183,11 +185,11 @@ def widen(model, widths: tuple[int, ...], seed: int = 0, noise: float = 0.01):
                 getattr(wbn, name).copy_(getattr(bn, name)[pick])
             source = pick
         share = torch.from_numpy(np.bincount(source)[source]).float()
+        features = len(source)
         for name in ("kind", "turn"):
             head, whead = getattr(model, name), getattr(wide, name)
-            c = len(source)
-            whead.weight[:, :c].copy_(head.weight[:, source] / share)
-            whead.weight[:, c:].copy_(head.weight[:, -6:])  # the colour inputs beside the features
+            whead.weight[:, :features].copy_(head.weight[:, source] / share)
+            whead.weight[:, features:].copy_(head.weight[:, -COLOUR_INPUTS:])
             whead.bias.copy_(head.bias)
     return wide
 
