@@ -170,6 +170,25 @@ def test_batches_made_ahead_on_threads_are_the_batches_made_one_by_one():
     assert not np.array_equal(another_epoch[0][2], one_by_one[0][2])  # each epoch shows its crops afresh
 
 
+def test_crops_are_kept_as_bytes_and_shown_to_the_network_as_the_run_time_preprocesses_them(tmp_path):
+    from vision.classes import CLASSES
+    from vision.reader import preprocess
+    from vision.training.classifier import as_floats, load_split
+
+    rng = np.random.default_rng(3)
+    made = {}
+    for name, (h, w) in (("1m", (90, 70)), ("back", (40, 31)), ("7z", (64, 48))):
+        (tmp_path / name).mkdir()
+        made[CLASSES.index(name)] = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        cv2.imwrite(str(tmp_path / name / "a.png"), made[CLASSES.index(name)])
+    (tmp_path / "1m" / "broken.jpg").write_bytes(b"not an image")
+    crops, labels = load_split(tmp_path, (64, 48))
+    assert crops.dtype == np.uint8 and crops.shape == (3, 3, 64, 48)  # a quarter of float32's memory
+    assert sorted(labels.tolist()) == sorted(made)  # the unreadable file left out
+    for kept, label in zip(as_floats(crops), labels):
+        assert np.array_equal(kept, preprocess(made[label], (64, 48)))
+
+
 def test_the_timed_rate_warms_up_then_decays_to_zero():
     from vision.training.classifier import MAX_LR, one_cycle_rate
 
