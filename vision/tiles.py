@@ -107,6 +107,9 @@ SMALL_READ_BELOW = 0.9
 # 0.9 sure about the same; the tiles at the photo's edge too (after the cut reader): +10, +17, +17
 HARD_READER_WEIGHT = 0.5
 HARD_READ_BELOW = 0.7
+# The cut, small and hard readers' seven gates above were measured again beside reader w1 (session 64, ``python
+# bench/bench_second_looks.py`` on dev seeds 18, 20, 95, 96, 19): each moved a step either way changed the 81,307
+# tiles from 20 px read right by -32 to +12, so they stay as chosen beside v6.
 # The refiner (``TileFinder._read_refined``) moves the box of a tile whose reading is less sure than REFINE_BELOW,
 # and the tile is read again there where a corner moves REFINE_MOVED of the face's width or more (mean of the 8
 # coordinates). Chosen on dev seed 18 with r1, the shipped refiner's first run (session 37): of its tiles from 20 px
