@@ -85,12 +85,7 @@ def look(finder: T.TileFinder, data: Path, shared: Path) -> list[Looked]:
         light = Light(crops)
         readings = finder.reader.read(crops, light=light)
         reached = T.edges_reached(corners, image.shape)
-        whole = T.whole_faces(corners, image.shape, reached)
-        stretched = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
-        for i, r in zip(stretched, finder.reader.read([T.straighten(image, whole[i]) for i in stretched],
-                                                       light=light)):
-            if r.confidence > readings[i].confidence:
-                readings[i] = r
+        finder.read_stretched(image, corners, readings, None, reached, light)
         at_edge = reached.any(axis=1)
         widths = [T.face_width(c) for c in corners]
         by = {}

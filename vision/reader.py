@@ -67,14 +67,20 @@ def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> 
     return preprocess_batch([crop], size)[0]
 
 
+def resize_crop(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W),
+                dst: np.ndarray | None = None) -> np.ndarray:
+    """A crop resized to (H, W) = size, its type kept: the one resize the reader's input gets, at run time and in
+    training (``vision.training.classifier.load_split`` keeps its crops so, as bytes)."""
+    return cv2.resize(crop, (size[1], size[0]), dst=dst, interpolation=cv2.INTER_AREA)
+
+
 def preprocess_batch(crops: Sequence[np.ndarray], size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
     """BGR crops of any size -> float32 (n, 3, H, W) in [0, 1], as ``preprocess`` each: resized into one array and
     turned to float a colour plane at a time (a photo's 40-50 crops: about a third of a millisecond less than one
     by one)."""
     resized = np.empty((len(crops), size[0], size[1], 3), np.result_type(*crops))  # uint8 from the photo
     for k, crop in enumerate(crops):
-        cv2.resize(crop.astype(resized.dtype, copy=False), (size[1], size[0]), dst=resized[k],
-                   interpolation=cv2.INTER_AREA)
+        resize_crop(crop.astype(resized.dtype, copy=False), size, dst=resized[k])
     batch = np.empty((len(crops), 3, size[0], size[1]), np.float32)
     for k in range(3):
         np.divide(resized[..., k], np.float32(255), out=batch[:, k], casting="unsafe")

@@ -329,15 +329,21 @@ class TileFinder:
         (``models.CUT_READER``), trained on such tiles as the run time cuts them, the part inside; its reading
         averaged with the pair's, weighted ``CUT_READER_WEIGHT``, where the pair is less than ``CUT_READ_BELOW`` sure
         (session 34, ``models/README.md``)."""
+        self.read_stretched(image, corners, readings, profile, reached, light)
+        if self.cut_reader is None or profile is not None or not corners:
+            return
+        at_frame = [i for i in np.flatnonzero(reached.any(axis=1)) if readings[i].confidence < CUT_READ_BELOW]
+        _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT, light)
+
+    def read_stretched(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
+                       reached: np.ndarray, light: Light | None) -> None:
+        """Read each face the photo's edge cuts again stretched back out to its neighbours' shape (``whole_faces``),
+        keeping the surer reading (in place; the corners stay the part inside)."""
         whole = whole_faces(corners, image.shape, reached)
         cut = [i for i, (c, w) in enumerate(zip(corners, whole)) if c is not w]
         for i, r in zip(cut, self.reader.read([straighten(image, whole[i]) for i in cut], profile, light)):
             if r.confidence > readings[i].confidence:
                 readings[i] = r
-        if self.cut_reader is None or profile is not None or not corners:
-            return
-        at_frame = [i for i in np.flatnonzero(reached.any(axis=1)) if readings[i].confidence < CUT_READ_BELOW]
-        _second_opinion(self.cut_reader, image, corners, readings, at_frame, CUT_READER_WEIGHT, light)
 
     def _read_small(self, image: np.ndarray, corners: list[np.ndarray], readings: list, profile,
                     at_edge: np.ndarray, light: Light | None) -> None:

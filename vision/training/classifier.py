@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES, QUARTER_SYMMETRIC, SYMMETRIC
-from vision.reader import INPUT_H, INPUT_W, quarter_turned
+from vision.reader import INPUT_H, INPUT_W, quarter_turned, resize_crop
 
 SYMMETRIC_INDEX = [CLASSES.index(c) for c in SYMMETRIC]
 STD_FLOOR = 0.03  # in [0, 1] pixel units: a blank face's shading spreads 0.03-0.1 in real photos
@@ -44,9 +44,10 @@ COLOUR_INPUTS = 6  # the heads' inputs beside the features: the crop's chroma pe
 
 
 def load_split(root: Path, size: tuple[int, int], threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """All crops of a split, resized to (H, W) = size as ``preprocess`` resizes them but kept uint8 (N, 3, H, W),
-    made float a batch at a time (``as_floats``): as float32, 320,000 crops filled this machine's 24 GiB (session
-    64). With their class index; read on ``threads`` threads (a lent GPU's 150,000 crops take minutes on one core)."""
+    """All crops of a split, resized to (H, W) = size as the run time resizes them (``resize_crop``) but kept uint8
+    (N, 3, H, W), made float a batch at a time (``as_floats``): as float32, 320,000 crops filled this machine's
+    24 GiB (session 64). With their class index; read on ``threads`` threads (a lent GPU's 150,000 crops take
+    minutes on one core)."""
     files = [(ci, p) for ci, name in enumerate(CLASSES) if (root / name).is_dir()
              for p in sorted((root / name).glob("*.jpg")) + sorted((root / name).glob("*.png"))]
 
@@ -54,7 +55,7 @@ def load_split(root: Path, size: tuple[int, int], threads: int = 1) -> tuple[np.
         img = cv2.imread(str(item[1]))
         if img is None:
             return None
-        return cv2.resize(img, (size[1], size[0]), interpolation=cv2.INTER_AREA).transpose(2, 0, 1)
+        return resize_crop(img, size).transpose(2, 0, 1)
 
     with ThreadPoolExecutor(max(1, threads)) as pool:
         crops = list(pool.map(read, files, chunksize=256))
