@@ -169,31 +169,42 @@ def test_a_colourless_crop_is_never_face_down_its_face_down_likelihood_counted_a
 
 
 
-def test_a_blank_face_in_pink_light_is_colourless_and_a_pale_pink_back_under_white_light_is_not():
+def test_a_blank_face_in_coloured_light_is_colourless_and_a_pale_pink_or_yellow_back_under_white_light_is_not():
     """A pale pink back (BGR 160, 150, 215: saturation 77, Lab a* +26) and a blank face in pink light (200, 190,
-    240: saturation 53, a* +19) look alike alone; the photo's surely read faces (``light_tint``) tell them apart."""
-    from vision.reader import LIGHT_FACES, Light, colourless, light_tint
+    240: saturation 53, a* +19) look alike alone, as do a yellow back (90, 200, 240: saturation 160) and a blank
+    face under a tungsten bulb (148, 216, 255: saturation 107, the real set's haku so lit); the photo's surely read
+    faces (``face_white``) tell them apart."""
+    from vision.reader import LIGHT_FACES, Light, colourless, face_white
 
     def face(bgr):  # a face with a dark glyph stroke across its middle: the light is read from its brighter half
         crop = np.full((64, 48, 3), bgr, np.uint8)
         crop[28:36, 10:38] = (40, 30, 30)
         return crop
 
-    pink_back, pink_lit_haku = (np.full((64, 48, 3), bgr, np.uint8) for bgr in ((160, 150, 215), (200, 190, 240)))
+    pink_back, pink_lit_haku, yellow_back, bulb_lit_haku = (np.full((64, 48, 3), bgr, np.uint8) for bgr in (
+        (160, 150, 215), (200, 190, 240), (90, 200, 240), (148, 216, 255)))
     white_light = [face((235, 238, 240))] * LIGHT_FACES
     pink_light = [face((200, 190, 240))] * LIGHT_FACES
+    bulb_light = [face((148, 216, 255))] * LIGHT_FACES
     sure = (["1m"] * LIGHT_FACES, [0.95] * LIGHT_FACES)
-    assert abs(light_tint(white_light, *sure)) < 3 and light_tint(pink_light, *sure) == pytest.approx(19, abs=2)
-    assert not colourless(pink_back, light_tint(white_light, *sure))
-    assert colourless(pink_lit_haku, light_tint(pink_light, *sure))
+    assert face_white(white_light, *sure).tolist() == [235, 238, 240]
+    assert face_white(pink_light, *sure).tolist() == [200, 190, 240]
+    assert not colourless(pink_back, face_white(white_light, *sure))
+    assert not colourless(yellow_back, face_white(white_light, *sure))
+    assert not colourless(pink_lit_haku) and not colourless(bulb_lit_haku)  # in a light not known
+    assert colourless(pink_lit_haku, face_white(pink_light, *sure))
+    assert colourless(bulb_lit_haku, face_white(bulb_light, *sure))
+    # the yellow back under the bulb is yellower still
+    assert not colourless(np.full((64, 48, 3), (56, 180, 255), np.uint8), face_white(bulb_light, *sure))
     # faces read unsurely, as face down or as haku, or too few of them, do not tell the light: neutral
-    assert light_tint(pink_light, ["1m"] * LIGHT_FACES, [0.5] * LIGHT_FACES) == 0.0
-    assert light_tint(pink_light, ["back", "5z", "1m"], [0.95] * 3) == 0.0
-    assert light_tint(pink_light[:LIGHT_FACES - 1], *(x[:-1] for x in sure)) == 0.0
+    assert face_white(pink_light, ["1m"] * LIGHT_FACES, [0.5] * LIGHT_FACES) is None
+    assert face_white(pink_light, ["back", "5z", "1m"], [0.95] * 3) is None
+    assert face_white(pink_light[:LIGHT_FACES - 1], *(x[:-1] for x in sure)) is None
     # a reader shown the haku alone (a second look) takes the photo's light from the first readings it is given
     reader = stand_in(FACE_DOWN)
     assert reader.read([pink_lit_haku])[0].kind == "back"  # alone, nothing tells the light
     assert reader.read([pink_lit_haku], light=Light(pink_light, *sure))[0].kind == "5z"
+    assert reader.read([bulb_lit_haku], light=Light(bulb_light, *sure))[0].kind == "5z"
 
 
 def test_an_unsure_reading_of_a_white_crop_without_ink_reads_haku_first_but_a_faint_glyph_or_a_back_does_not():

@@ -37,12 +37,14 @@ CANDIDATE_FLOOR = 0.01
 # back; on tiles of dev seeds 9 and 10 cut from their true polygons, coloured backs were all at least 118 (1st
 # percentile 125) and blank haku at most 74 (99th percentile 59)
 COLOURLESS_BELOW = 90
-# ...and whose middle is not tinted toward magenta more than the photo's faces are (Lab a*, ``light_tint``): a pale
-# pink back's saturation falls under COLOURLESS_BELOW, and the light can tint a white face pink as well. On dev
-# seeds 95 and 96 (tiles from 20 px wide cut from their true polygons), blank haku and white backs were at most
-# +6 over their photo's faces (99th percentile +4), the pink backs under 90 saturation +23 or more: 77 of those
-# had read as haku, the commonest misreading there (session 36)
+# ...and whose middle is not tinted toward magenta (Lab a*): a pale pink back's saturation falls under
+# COLOURLESS_BELOW. On dev seeds 95 and 96 (tiles from 20 px wide cut from their true polygons), blank haku and white
+# backs were at most +6 over their photo's faces (99th percentile +4), the pink backs under 90 saturation +23 or
+# more: 77 of those had read as haku, the commonest misreading there (session 36).
 MAGENTA_FROM = 15
+# Both are measured in the photo's own white (``face_white``): the light can tint a white face pink, and a bulb's
+# warm light saturates it as much as a yellow back (the real set's haku under a tungsten cast, saturation 106:
+# ``bench/bench_real_conditions.py``, session 65), so a crop is first balanced so that the photo's faces are grey.
 # the faces that show the photo's light (``sure_faces``): read at least this surely as a kind neither face down
 # nor blank, and at least LIGHT_FACES of them (else the light is taken as neutral)
 LIGHT_FACE_SURE = 0.9
@@ -87,15 +89,25 @@ def preprocess_batch(crops: Sequence[np.ndarray], size: tuple[int, int] = (INPUT
     return batch
 
 
-def colourless(crop: np.ndarray, tint: float = 0.0) -> bool:
+def colourless(crop: np.ndarray, white: np.ndarray | None = None) -> bool:
     """Whether a BGR tile crop's middle is white or grey rather than a back's colour (yellow, blue, green, orange,
-    pink...): little saturated, and tinted toward magenta no more than the photo's faces (``tint``: ``light_tint``)."""
+    pink...) in the photo's light (``white``: ``face_white``; None, neutral): little saturated and not magenta once
+    balanced so that the photo's faces are grey."""
     middle = _middle(crop)
     if middle.size == 0:
         return False
+    if white is not None:
+        middle = balanced(middle, white)
     if float(np.median(cv2.cvtColor(middle, cv2.COLOR_BGR2HSV)[..., 1])) >= COLOURLESS_BELOW:
         return False
-    return _magenta(middle) - tint < MAGENTA_FROM
+    return _magenta(middle) < MAGENTA_FROM
+
+
+def balanced(pixels: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """BGR pixels as they would look if the light made ``white`` grey (a von Kries gain per channel, at most 3x
+    either way, the mean brightness kept)."""
+    gains = np.clip(float(np.mean(white)) / np.maximum(white, 1.0), 1 / 3, 3)
+    return np.clip(pixels * gains.astype(np.float32), 0, 255).astype(np.uint8)
 
 
 def inkless(crop: np.ndarray) -> bool:
@@ -108,13 +120,14 @@ def inkless(crop: np.ndarray) -> bool:
     return high - low < NO_INK_BELOW * high
 
 
-def light_tint(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> float:
-    """How far the photo's light tints its faces toward magenta: the median Lab a* of the faces read surely
-    (``sure_faces``), each the brighter half of its middle (the face, not the glyph's ink); 0, neutral, where fewer
-    than ``LIGHT_FACES`` are."""
+def face_white(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> np.ndarray | None:
+    """The colour the photo's light gives its faces: the median BGR of the brighter half of the middle of each face
+    read surely (``sure_faces``; the face, not the glyph's ink); None, neutral, where fewer than ``LIGHT_FACES``
+    are."""
     faces = sure_faces(crops, kinds, confidences)
-    tints = [_magenta(_middle(c), brighter=True) for c in faces]
-    return float(np.median(tints)) if len(tints) >= LIGHT_FACES else 0.0
+    if len(faces) < LIGHT_FACES:
+        return None
+    return np.median([np.median(_brighter_half(_middle(c)), axis=0) for c in faces], axis=0)
 
 
 def face_brightness(crops: list[np.ndarray], kinds: Sequence[str], confidences: Sequence[float]) -> float | None:
@@ -133,7 +146,7 @@ def sure_faces(crops: list[np.ndarray], kinds: Sequence[str], confidences: Seque
 
 
 class Light:
-    """A photo's light (``light_tint``, ``face_brightness``): its crops and their first readings (kinds and
+    """A photo's light (``face_white``, ``face_brightness``): its crops and their first readings (kinds and
     confidences; a reader given a Light without them takes its batch's), each worked out only when needed."""
 
     def __init__(self, crops: list[np.ndarray], kinds: Sequence[str] | None = None,
@@ -141,8 +154,8 @@ class Light:
         self.crops, self.kinds, self.confidences = crops, kinds, confidences
 
     @cached_property
-    def tint(self) -> float:
-        return light_tint(self.crops, self.kinds, self.confidences)
+    def white(self) -> np.ndarray | None:
+        return face_white(self.crops, self.kinds, self.confidences)
 
     @cached_property
     def brightness(self) -> float | None:
@@ -169,12 +182,16 @@ def _value(pixels: np.ndarray, brighter: bool = False) -> float:
     return float(np.median(value))
 
 
-def _magenta(pixels: np.ndarray, brighter: bool = False) -> float:
-    """The median Lab a* of BGR pixels (0 neutral, on OpenCV's 8-bit scale), of the brighter half only if asked."""
-    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    if brighter:
-        lab = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return float(np.median(lab[:, 1])) - 128
+def _magenta(pixels: np.ndarray) -> float:
+    """The median Lab a* of BGR pixels (0 neutral, on OpenCV's 8-bit scale)."""
+    return float(np.median(cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[..., 1])) - 128
+
+
+def _brighter_half(pixels: np.ndarray) -> np.ndarray:
+    """(n, 3): the BGR pixels at least as light (Lab L) as their median."""
+    flat = pixels.reshape(-1, 3)
+    lightness = cv2.cvtColor(flat[None], cv2.COLOR_BGR2LAB)[0, :, 0]
+    return flat[lightness >= np.median(lightness)]
 
 
 def quarter_turned(image: np.ndarray, turns: int) -> np.ndarray:
@@ -240,7 +257,7 @@ class TileReader:
         if light.kinds is None:
             light.kinds, light.confidences = [CLASSES[k] for k in probs.argmax(axis=1)], probs.max(axis=1)
         if len(maybe_down):
-            blank[maybe_down] = [colourless(crops[k], light.tint) for k in maybe_down]
+            blank[maybe_down] = [colourless(crops[k], light.white) for k in maybe_down]
         _face_down_as_haku(probs, blank)
         # an unsure reading is averaged, kind and turn, with the reading of the crop turned a half turn: a second
         # look that sees the glyph's pixels fall differently on the small input (dev scenes of seeds 9 / 10 cut
@@ -328,7 +345,7 @@ def _blank_where_inkless(probs: np.ndarray, crops: list[np.ndarray], light: Ligh
     blank scrap (a tile's side, paper) stays as unsure as it was; the table tells a white back from a haku."""
     for k in np.flatnonzero(probs.max(1) < REREAD_BELOW):
         top = probs[k].argmax()
-        if top != HAKU and inkless(crops[k]) and colourless(crops[k], light.tint):
+        if top != HAKU and inkless(crops[k]) and colourless(crops[k], light.white):
             probs[k, [top, HAKU]] = probs[k, [HAKU, top]]
 
 
