@@ -62,6 +62,13 @@ FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first read
 # (77,649 tiles cut from their true polygons) 224 colourless crops are under 3 %: 221 blank haku or white backs,
 # 3 faces hidden but for a sliver, all read as haku already (session 61; the model card has the figures)
 NO_INK_BELOW = 0.03
+# ...and at least this sure: a face without ink can be no glyph's, yet the network, which had never seen so flat a
+# face, spreads itself over the bamboos (the real haku 0.12-0.3 sure), so it fell under ``vision.tiles``'
+# LEAST_SURE_BLANK first whenever the photo was compressed, small or turned (``bench/bench_real_conditions.py``:
+# JPEG 20, 480 px wide, turned 135 degrees, 330 / 331 / 332 -> 333 of 333 tiles; session 65). Not surer: a box on a
+# blank scrap stays as unsure as its detector box (kept only from 0.4 sure; the single-tile photos' 51 false tiles
+# and the dev hands end to end unchanged; at 0.99, three more extra boxes on the real photos)
+INKLESS_SURE = 0.5
 
 
 def preprocess(crop: np.ndarray, size: tuple[int, int] = (INPUT_H, INPUT_W)) -> np.ndarray:
@@ -340,13 +347,18 @@ def _face_down_as_haku(probs: np.ndarray, blank: np.ndarray) -> np.ndarray:
 
 
 def _blank_where_inkless(probs: np.ndarray, crops: list[np.ndarray], light: Light) -> None:
-    """An unsure reading of a colourless crop without ink reads haku first, in place: haku's probability and the
-    likeliest kind's change places (``NO_INK_BELOW`` says why). The sureness stays the network's, so a box on a
-    blank scrap (a tile's side, paper) stays as unsure as it was; the table tells a white back from a haku."""
+    """An unsure reading of a colourless crop without ink reads haku first, at least ``INKLESS_SURE`` sure, in
+    place: haku's probability and the likeliest kind's change places, then the other kinds give up what haku needs
+    (``NO_INK_BELOW`` and ``INKLESS_SURE`` say why). The table tells a white back from a haku."""
     for k in np.flatnonzero(probs.max(1) < REREAD_BELOW):
+        if not (inkless(crops[k]) and colourless(crops[k], light.white)):
+            continue
         top = probs[k].argmax()
-        if top != HAKU and inkless(crops[k]) and colourless(crops[k], light.white):
-            probs[k, [top, HAKU]] = probs[k, [HAKU, top]]
+        probs[k, [top, HAKU]] = probs[k, [HAKU, top]]
+        haku = probs[k, HAKU]
+        if haku < INKLESS_SURE:
+            probs[k] *= (1 - INKLESS_SURE) / (1 - haku)
+            probs[k, HAKU] = INKLESS_SURE
 
 
 def _turn_probabilities(out: dict[str, np.ndarray]) -> np.ndarray:
