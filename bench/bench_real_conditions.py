@@ -1,8 +1,9 @@
-"""The real whole-set photos read under the conditions a user's camera meets: turned, tilted, small, dim, blurred,
-noisy, heavily compressed, under warm light — each a plain image operation on the nine photos of
-``bench_detector.py`` (one physical set never trained on, 333 tiles), scored against the same grid.
+"""The real photos read under the conditions a user's camera meets: turned, tilted, small, dim, blurred, noisy,
+heavily compressed, under coloured light — each a plain image operation on the nine whole-set photos of
+``bench_detector.py`` (one physical set never trained on, 333 tiles), scored against the same grid; with
+``--single``, on the 111 single-tile photos of ``bench_single_tiles.py``.
 
-Why: the generated scenes carry these conditions, but the only real set is photographed upright, sharp and well
+Why: the generated scenes carry such conditions, but the only real set is photographed upright, sharp and well
 lit, so `bench_detector.py` alone cannot say whether what the models learnt of them carries over to real tiles.
 These are validation figures on one set, not a second set's.
 
@@ -10,7 +11,7 @@ A turned or tilted photo's tile centres are mapped back through the inverse of i
 is scored (rows split at the widest vertical gaps, as ``bench_detector.py`` does). The operations are fixed (seed
 0 for the noise), so a run is repeatable.
 
-    python bench/bench_real_conditions.py [--shared ../shared] [--only dim,blur] [--annotate DIR]
+    python bench/bench_real_conditions.py [--shared ../shared] [--single] [--only dim,blur] [--annotate DIR]
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_detector import GRID, rows_of, score  # noqa: E402
+from bench_reader import REAL_NAMES  # noqa: E402
 from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
@@ -55,7 +57,8 @@ def turned(degrees: float):
 
 
 def scaled(width: int):
-    """Made ``width`` pixels wide (the set's tiles about 70 px wide at 1600 px: at 640, about 28 px)."""
+    """Made ``width`` pixels wide (the whole-set photos' tiles about 146 px wide at 1600 px, the single tiles
+    about 105)."""
     def op(image):
         s = width / image.shape[1]
         out = cv2.resize(image, (width, round(image.shape[0] * s)), interpolation=cv2.INTER_AREA)
@@ -86,9 +89,9 @@ def _photometric(fn):
 
 
 def dim(gain: float, noise: float):
-    """A dim room: the exposure ``gain`` times, gamma 1.3 darker, then sensor noise of ``noise`` grey levels."""
-    rng = np.random.default_rng(0)
-    return _photometric(lambda f: 255 * (f * gain / 255) ** 1.3 + rng.normal(0, noise, f.shape))
+    """A dim room: the exposure ``gain`` times, gamma 1.3 darker, then sensor noise of ``noise`` grey levels (the
+    same noise for every photo of a size, whatever ran before)."""
+    return _photometric(lambda f: 255 * (f * gain / 255) ** 1.3 + np.random.default_rng(0).normal(0, noise, f.shape))
 
 
 def cast(blue: float, green: float, red: float):
@@ -140,6 +143,7 @@ CONDITIONS = {
     "tilted more (far edge 0.5 as wide)": tilted(0.5),
     "small (640 px wide)": scaled(640),
     "smaller (480 px wide)": scaled(480),
+    "smallest (240 px wide)": scaled(240),
     "dim (exposure 0.35, noise 6)": dim(0.35, 6),
     "darker (exposure 0.2, noise 8)": dim(0.2, 8),
     "warm light (a tungsten bulb)": cast(0.62, 0.9, 1.12),
@@ -161,24 +165,11 @@ def centres_back(tiles, m: np.ndarray) -> list[tuple[str, float, float]]:
     return [(t.kind, float(x), float(y)) for t, (x, y) in zip(tiles, back)]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=default_shared())
-    ap.add_argument("--only", default="", help="comma-separated words: conditions whose name holds one of them")
-    ap.add_argument("--annotate", type=Path, default=None, help="write each condition's annotated photos here")
-    args = ap.parse_args()
-    photos = sorted((args.shared / "data/real-tiles/photos").glob("group_*.jpg"))
-    if not photos:
-        sys.exit(f"no group_*.jpg under {args.shared}/data/real-tiles/photos")
-    words = [w for w in args.only.split(",") if w]
-    conditions = {k: v for k, v in CONDITIONS.items() if not words or any(w in k for w in words)}
-    finder = TileFinder()
+def read_grid(finder: TileFinder, photos: list[Path], conditions: dict, annotate: Path | None) -> None:
+    """The whole-set photos: each condition's tiles read right, misread, missed and extra, against the grid."""
     images = [cv2.imread(str(p)) for p in photos]
     n = sum(len(r) for r in GRID) * len(photos)
-    print(f"command: python bench/bench_real_conditions.py{' --only ' + args.only if words else ''}   machine: "
-          f"{os.cpu_count()} cores, {platform.machine()}, python {platform.python_version()}")
-    print(f"{len(photos)} photos, {n} tiles (../shared/data/real-tiles/photos/group_*.jpg), models: "
-          f"{finder.reader.sha256[:12]} reader\n")
+    print(f"{len(photos)} photos, {n} tiles (../shared/data/real-tiles/photos/group_*.jpg)\n")
     print("| condition | read correctly | misread | missed | extra | per photo |")
     print("|---|---|---|---|---|---|")
     for name, op in conditions.items():
@@ -191,14 +182,62 @@ def main() -> None:
             per_photo.append(str(s["correct"]))
             for k in totals:
                 totals[k] += s[k]
-            if args.annotate is not None:
+            if annotate is not None:
                 from vision.cli import annotate as draw
 
-                folder = args.annotate / name.split(" ")[0]
+                folder = annotate / name.split(" ")[0]
                 folder.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(folder / f"{p.stem}.jpg"), draw(changed, tiles))
         print(f"| {name} | {totals['correct']}/{n} = {totals['correct'] / n:.1%} | {totals['misread']} | "
               f"{totals['missed']} | {totals['extra']} | {' '.join(per_photo)} |", flush=True)
+
+
+def read_single(finder: TileFinder, photos: list[Path], conditions: dict) -> None:
+    """The single-tile photos (one small tile on paper on a cluttered desk): each condition's photos whose tile is
+    found and read, photos where it is the only tile found, and the other (false) tiles. Turned photos are left
+    out: the canvas their corners add meets the clutter in straight edges no photo shows."""
+    images = [cv2.imread(str(p)) for p in photos]
+    print(f"{len(photos)} photos of one tile each (../shared/data/real-tiles/photos/NAME_K.jpg)\n")
+    print("| condition | tile found and read | the only tile found | false tiles | tile not read in |")
+    print("|---|---|---|---|---|")
+    for name, op in conditions.items():
+        if "turned" in name:
+            continue
+        read = alone = false = 0
+        lost = []
+        for p, image in zip(photos, images):
+            truth = REAL_NAMES[p.stem.rsplit("_", 1)[0]]
+            kinds = [t.kind for t in finder.find(op(image)[0])]
+            read += truth in kinds
+            alone += kinds == [truth]
+            false += len(kinds) - (truth in kinds)
+            if truth not in kinds:
+                lost.append(p.stem)
+        n = len(photos)
+        print(f"| {name} | {read}/{n} | {alone}/{n} | {false} | {', '.join(lost)} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=default_shared())
+    ap.add_argument("--only", default="", help="comma-separated words: conditions whose name holds one of them")
+    ap.add_argument("--single", action="store_true", help="the 111 single-tile photos instead of the whole-set ones")
+    ap.add_argument("--annotate", type=Path, default=None, help="write each condition's annotated photos here")
+    args = ap.parse_args()
+    folder = args.shared / "data/real-tiles/photos"
+    photos = sorted(p for p in folder.glob("*.jpg") if p.stem.startswith("group_") != args.single)
+    if not photos:
+        sys.exit(f"no {'single-tile' if args.single else 'group_*.jpg'} photos under {folder}")
+    words = [w for w in args.only.split(",") if w]
+    conditions = {k: v for k, v in CONDITIONS.items() if not words or any(w in k for w in words)}
+    finder = TileFinder()
+    options = (" --single" if args.single else "") + (f" --only {args.only}" if words else "")
+    print(f"command: python bench/bench_real_conditions.py{options}   machine: {os.cpu_count()} cores, "
+          f"{platform.machine()}, python {platform.python_version()}; reader {finder.reader.sha256[:12]}")
+    if args.single:
+        read_single(finder, photos, conditions)
+    else:
+        read_grid(finder, photos, conditions, args.annotate)
 
 
 if __name__ == "__main__":

@@ -455,6 +455,23 @@ def test_a_small_tile_in_a_cluttered_photo_is_found_though_big_false_boxes_come_
     assert "7p" in [t.kind for t in finder.find(photo)]
 
 
+@pytest.mark.parametrize("name, kind", [("p_1_1", "1p"), ("p_3_1", "3p")])
+def test_a_small_photo_of_one_small_tile_is_read_enlarged(shared, name, kind):
+    """A real single-tile photo made 480 px wide, its tile about 31 px: read at its own size, the detector saw
+    no sure box on the tile, only false ones on the clutter; a photo under SMALL_PHOTO_PX may be read up to
+    twice its size."""
+    from vision.detector import SMALL_PHOTO_PX
+    from vision.tiles import TileFinder
+
+    photo = cv2.imread(str(shared / f"data/real-tiles/photos/{name}.jpg"))
+    small = cv2.resize(photo, (480, round(photo.shape[0] * 480 / photo.shape[1])), interpolation=cv2.INTER_AREA)
+    assert max(small.shape[:2]) < SMALL_PHOTO_PX
+    finder = TileFinder()
+    tile = next(t for t in finder.find(small) if t.kind == kind)
+    at_its_size = finder.detector.detect_at(small, 480)
+    assert not any(np.hypot(*np.subtract(d.center, tile.center)) < 15 for d in at_its_size if d.confidence >= 0.35)
+
+
 def test_a_close_up_of_a_few_big_tiles_is_not_read_again_at_a_size_where_they_are_too_big(shared):
     """Three real tiles (the red fives of a whole-set photo) enlarged four times, about 400 px wide: few tiles
     found, but looking larger would only cut them into glyph-sized fragments."""

@@ -24,6 +24,14 @@ BASE_SIZE = 416  # long side of the first pass, px
 MIN_TILE_PX = 22  # tiles narrower than this (in the network's input) trigger a second, larger pass
 GOOD_TILE_PX = 34  # the second pass aims for tiles about this wide
 MAX_SIZE = 1600  # never run the network on more than this long side
+# A photo under SMALL_PHOTO_PX on its long side whose tiles look too small or too few may be read enlarged up to
+# SMALL_PHOTO_ENLARGED times (a larger photo, never beyond its own size): a small photo of one tile on a cluttered
+# desk lost its tile, 31 px wide, in the real single-tile photos made 480 px wide, and 16 px wide at 240 px
+# (``bench/bench_real_conditions.py --single``: 99 -> 106 and 18 -> 86 of 111 read, false tiles 56 -> 37 and 17 ->
+# 48; the whole-set photos at 480 and 240 px, 333 of 333 both ways; session 65). The generated scenes (1024 px and
+# more) are never so small
+SMALL_PHOTO_PX = 640
+SMALL_PHOTO_ENLARGED = 2
 # a table shows dozens of tiles and a hand 13 or more: fewer found than this may be small tiles in a larger scene
 # (one tile on a cluttered desk, whose wallpaper gave big false boxes), so the photo is read again as much larger
 # as leaves the boxes found at most MAX_TILE_PX wide (the widest tiles the network learnt: a close-up of a few
@@ -139,7 +147,7 @@ class TileDetector:
                 break
             # few found: as large as the boxes found allow, in case they are false and the tiles small
             aim = _round_up(size * (MAX_TILE_PX if few else GOOD_TILE_PX) / px) if px else MAX_SIZE
-            bigger = min(MAX_SIZE, _round_up(long), aim)
+            bigger = min(MAX_SIZE, _round_up(long * (SMALL_PHOTO_ENLARGED if long < SMALL_PHOTO_PX else 1)), aim)
             if bigger <= size:
                 break
             larger = self.detect_at(image, bigger, low, iou)
