@@ -28,8 +28,10 @@ MAX_SIZE = 1600  # never run the network on more than this long side
 # SMALL_PHOTO_ENLARGED times (a larger photo, never beyond its own size): a small photo of one tile on a cluttered
 # desk lost its tile, 31 px wide, in the real single-tile photos made 480 px wide, and 16 px wide at 240 px
 # (``bench/bench_real_conditions.py --single``: 99 -> 106 and 18 -> 86 of 111 read, false tiles 56 -> 37 and 17 ->
-# 48; the whole-set photos at 480 and 240 px, 333 of 333 both ways; session 65). The generated scenes (1024 px and
-# more) are never so small
+# 48; the whole-set photos at 480 and 240 px, 333 of 333 both ways; session 65). Dev scenes made 594 px (``python
+# bench/bench_scenes.py --data DIR --scale 0.58``): snapshots of seed 18 read right 22,875 -> 23,097 of 25,148 tiles,
+# boxes on no tile 188 -> 152; whole tables of seed 20 17,914 -> 18,058 of 18,798, 141 -> 99; a third more time
+# (171 -> 267 and 212 -> 284 ms). The generated scenes as made (1024 px and more) are never so small
 SMALL_PHOTO_PX = 640
 SMALL_PHOTO_ENLARGED = 2
 # a table shows dozens of tiles and a hand 13 or more: fewer found than this may be small tiles in a larger scene
