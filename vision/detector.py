@@ -31,7 +31,8 @@ MAX_SIZE = 1600  # never run the network on more than this long side
 # 48; the whole-set photos at 480 and 240 px, 333 of 333 both ways; session 65). Dev scenes made 594 px (``python
 # bench/bench_scenes.py --data DIR --scale 0.58``): snapshots of seed 18 read right 22,875 -> 23,097 of 25,148 tiles,
 # boxes on no tile 188 -> 152; whole tables of seed 20 17,914 -> 18,058 of 18,798, 141 -> 99; a third more time
-# (171 -> 267 and 212 -> 284 ms). The generated scenes as made (1024 px and more) are never so small
+# (171 -> 267 and 212 -> 284 ms). Made 800 px, seed 18's snapshots would gain little from a higher line (1024: 23,398
+# -> 23,467 read right, 222 -> 293 ms). The generated scenes as made (1024 px and more) are never so small
 SMALL_PHOTO_PX = 640
 SMALL_PHOTO_ENLARGED = 2
 # a table shows dozens of tiles and a hand 13 or more: fewer found than this may be small tiles in a larger scene
