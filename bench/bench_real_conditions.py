@@ -11,7 +11,7 @@ A turned or tilted photo's tile centres are mapped back through the inverse of i
 is scored (rows split at the widest vertical gaps, as ``bench_detector.py`` does). The operations are fixed (seed
 0 for the noise), so a run is repeatable.
 
-    python bench/bench_real_conditions.py [--shared ../shared] [--single] [--only dim,blur] [--annotate DIR]
+    python bench/bench_real_conditions.py [--shared ../shared] [--single] [--peer] [--only dim,blur] [--annotate DIR]
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_detector import GRID, rows_of, score  # noqa: E402
+from bench_detector import GRID, Peer, rows_of, score  # noqa: E402
 from bench_reader import REAL_NAMES  # noqa: E402
 from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
@@ -156,32 +156,37 @@ CONDITIONS = {
 }
 
 
-def centres_back(tiles, m: np.ndarray) -> list[tuple[str, float, float]]:
-    """Each tile's kind and centre in the original photo's coordinates."""
-    if not tiles:
+def centres_back(found: list[tuple[str, float, float]], m: np.ndarray) -> list[tuple[str, float, float]]:
+    """Each (kind, x, y) found, its centre mapped back into the original photo's coordinates."""
+    if not found:
         return []
-    pts = np.float32([t.center for t in tiles]).reshape(-1, 1, 2)
+    pts = np.float32([(x, y) for _, x, y in found]).reshape(-1, 1, 2)
     back = cv2.perspectiveTransform(pts, np.linalg.inv(m)).reshape(-1, 2)
-    return [(t.kind, float(x), float(y)) for t, (x, y) in zip(tiles, back)]
+    return [(kind, float(x), float(y)) for (kind, _, _), (x, y) in zip(found, back)]
 
 
-def read_grid(finder: TileFinder, photos: list[Path], conditions: dict, annotate: Path | None) -> None:
-    """The whole-set photos: each condition's tiles read right, misread, missed and extra, against the grid."""
+def read_grid(finder: TileFinder, photos: list[Path], conditions: dict, annotate: Path | None,
+              peer: Peer | None = None) -> None:
+    """The whole-set photos: each condition's tiles read right, misread, missed and extra, against the grid; with
+    ``peer``, its tiles read right beside."""
     images = [cv2.imread(str(p)) for p in photos]
     n = sum(len(r) for r in GRID) * len(photos)
     print(f"{len(photos)} photos, {n} tiles (../shared/data/real-tiles/photos/group_*.jpg)\n")
-    print("| condition | read correctly | misread | missed | extra | per photo |")
-    print("|---|---|---|---|---|---|")
+    print("| condition | read correctly | misread | missed | extra | per photo |" + (" the peer |" if peer else ""))
+    print("|---|---|---|---|---|---|" + ("---|" if peer else ""))
     for name, op in conditions.items():
         totals = dict(correct=0, misread=0, missed=0, extra=0)
         per_photo = []
+        peer_right = 0
         for p, image in zip(photos, images):
             changed, m = op(image)
             tiles = finder.find(changed)
-            s = score(rows_of(centres_back(tiles, m)))
+            s = score(rows_of(centres_back([(t.kind, *t.center) for t in tiles], m)))
             per_photo.append(str(s["correct"]))
             for k in totals:
                 totals[k] += s[k]
+            if peer is not None:
+                peer_right += score(rows_of(centres_back(peer(changed), m)))["correct"]
             if annotate is not None:
                 from vision.cli import annotate as draw
 
@@ -189,7 +194,8 @@ def read_grid(finder: TileFinder, photos: list[Path], conditions: dict, annotate
                 folder.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(folder / f"{p.stem}.jpg"), draw(changed, tiles))
         print(f"| {name} | {totals['correct']}/{n} = {totals['correct'] / n:.1%} | {totals['misread']} | "
-              f"{totals['missed']} | {totals['extra']} | {' '.join(per_photo)} |", flush=True)
+              f"{totals['missed']} | {totals['extra']} | {' '.join(per_photo)} |"
+              + (f" {peer_right}/{n} |" if peer else ""), flush=True)
 
 
 def read_single(finder: TileFinder, photos: list[Path], conditions: dict) -> None:
@@ -223,6 +229,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated words: conditions whose name holds one of them")
     ap.add_argument("--single", action="store_true", help="the 111 single-tile photos instead of the whole-set ones")
     ap.add_argument("--annotate", type=Path, default=None, help="write each condition's annotated photos here")
+    ap.add_argument("--peer", action="store_true", help="also the PyPI package mahjong-detector on the whole-set "
+                                                        "photos (pip install -e '.[bench]')")
     args = ap.parse_args()
     folder = args.shared / "data/real-tiles/photos"
     photos = sorted(p for p in folder.glob("*.jpg") if p.stem.startswith("group_") != args.single)
@@ -231,13 +239,14 @@ def main() -> None:
     words = [w for w in args.only.split(",") if w]
     conditions = {k: v for k, v in CONDITIONS.items() if not words or any(w in k for w in words)}
     finder = TileFinder()
-    options = (" --single" if args.single else "") + (f" --only {args.only}" if words else "")
+    options = (" --single" if args.single else "") + (" --peer" if args.peer else "") + (
+        f" --only {args.only}" if words else "")
     print(f"command: python bench/bench_real_conditions.py{options}   machine: {os.cpu_count()} cores, "
           f"{platform.machine()}, python {platform.python_version()}; reader {finder.reader.sha256[:12]}")
     if args.single:
         read_single(finder, photos, conditions)
     else:
-        read_grid(finder, photos, conditions, args.annotate)
+        read_grid(finder, photos, conditions, args.annotate, Peer() if args.peer else None)
 
 
 if __name__ == "__main__":
