@@ -34,13 +34,13 @@ from datasets.generate import default_shared  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
-def _affine(image: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The image under the 2x3 affine ``m`` onto a canvas of ``size`` filled with the photo's border colour, and
-    the 3x3 matrix of the transform (to map centres back)."""
+def _warped(image: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The image under the 3x3 transform ``m`` onto a canvas of ``size`` filled with the photo's border colour (the
+    table's, in the whole-set photos), and ``m`` (to map centres back)."""
     border = np.median(np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]]), axis=0)
-    out = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                         borderValue=tuple(float(v) for v in border))
-    return out, np.vstack([m, [0, 0, 1]])
+    out = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                              borderValue=tuple(float(v) for v in border))
+    return out, m
 
 
 def turned(degrees: float):
@@ -52,7 +52,7 @@ def turned(degrees: float):
         nw, nh = int(round(h * s + w * c)), int(round(h * c + w * s))
         m[0, 2] += nw / 2 - w / 2
         m[1, 2] += nh / 2 - h / 2
-        return _affine(image, m, (nw, nh))
+        return _warped(image, np.vstack([m, [0, 0, 1]]), (nw, nh))
     return op
 
 
@@ -74,11 +74,7 @@ def tilted(squeeze: float):
         inset = w * (1 - squeeze) / 2
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         dst = np.float32([[inset, 0], [w - inset, 0], [w, h * 0.8], [0, h * 0.8]])
-        m = cv2.getPerspectiveTransform(src, dst)
-        border = np.median(np.concatenate([image[0], image[-1]]), axis=0)
-        out = cv2.warpPerspective(image, m, (w, int(h * 0.8)), borderMode=cv2.BORDER_CONSTANT,
-                                  borderValue=tuple(float(v) for v in border))
-        return out, m
+        return _warped(image, cv2.getPerspectiveTransform(src, dst), (w, int(h * 0.8)))
     return op
 
 

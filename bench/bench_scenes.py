@@ -69,6 +69,8 @@ def main() -> None:
     ap.add_argument("--map", action="store_true", help="the detector's mAP on whole scenes (needs --data)")
     ap.add_argument("--scale", type=float, default=1.0, help="resize each scene this many times first")
     args = ap.parse_args()
+    if args.scale != 1.0 and (args.map or args.true_boxes):
+        ap.error("--scale is for the run time's tiles on whole scenes, not with --map or --true-boxes")
     if args.map:
         if args.data is None:
             ap.error("--map needs --data")
