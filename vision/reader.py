@@ -43,8 +43,8 @@ COLOURLESS_BELOW = 90
 # more: 77 of those had read as haku, the commonest misreading there (session 36).
 MAGENTA_FROM = 15
 # Both are measured in the photo's own white (``face_white``): the light can tint a white face pink, and a bulb's
-# warm light saturates it as much as a yellow back (the real set's haku under a tungsten cast, saturation 106:
-# ``bench/bench_real_conditions.py``, session 65), so a crop is first balanced so that the photo's faces are grey.
+# warm light saturates it as much as a yellow back (the real set's haku under a tungsten cast read face down in
+# every photo: ``bench/bench_real_conditions.py``, 324 -> 333 of 333, session 65), so a crop is first balanced so that the photo's faces are grey.
 # the faces that show the photo's light (``sure_faces``): read at least this surely as a kind neither face down
 # nor blank, and at least LIGHT_FACES of them (else the light is taken as neutral)
 LIGHT_FACE_SURE = 0.9
@@ -63,7 +63,7 @@ FACE_DOWN_CHECK = 0.01  # a crop's colour is looked at only where its first read
 # 3 faces hidden but for a sliver, all read as haku already (session 61; the model card has the figures)
 NO_INK_BELOW = 0.03
 # ...and at least this sure: a face without ink can be no glyph's, yet the network, which had never seen so flat a
-# face, spreads itself over the bamboos (the real haku 0.12-0.3 sure), so it fell under ``vision.tiles``'
+# face, spreads itself over the bamboos (the real haku far from sure), so it fell under ``vision.tiles``'
 # LEAST_SURE_BLANK first whenever the photo was compressed, small or turned (``bench/bench_real_conditions.py``:
 # JPEG 20, 480 px wide, turned 135 degrees, 330 / 331 / 332 -> 333 of 333 tiles; session 65). Not surer: a box on a
 # blank scrap stays as unsure as its detector box (kept only from 0.4 sure; the single-tile photos' 51 false tiles
