@@ -6,7 +6,7 @@ is seat 0's rotated by k * 90 degrees about the table centre, so each seat's row
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -597,6 +597,62 @@ class Photo:
         return Photo(0.0, (1.0, 1.0), 0.0, (1.0, 1.0, 1.0), 0, False, 0.0, 0, 0.0, 0.0, 1.0, 0.0, 95)
 
 
+@dataclass
+class Lamp:
+    """One strong light over the table, a bulb or a low sun through a window, besides the room's soft light.
+
+    Real photos taken under one lamp show what the soft lighting of ``Photo`` never draws: each tile casts a hard,
+    long shadow of its own shape onto the table (the real whole-set photos' shadows at row ends were read as
+    face-down tiles), faces turned to the lamp are brighter than those turned away, and the lamp's white is far from
+    daylight's (a tungsten bulb's warmth, a cold LED's blue; ``bench/bench_real_conditions.py``'s casts are
+    inside this range, not beyond it). Shadows fall on the table only: a tile is never drawn in another's shadow.
+    """
+    toward: tuple  # unit vector from the table toward the lamp (world frame, z up)
+    darkness: float  # the share of the light a shadow takes away
+    softness: float  # px: the shadow edge's blur (a small lamp near the table: sharp)
+    cast: tuple  # RGB gains of the lamp's white
+
+    @staticmethod
+    def sample(rng) -> "Lamp":
+        elevation, azimuth = np.radians(rng.uniform(22, 65)), rng.uniform(0, 2 * np.pi)
+        toward = (np.cos(elevation) * np.cos(azimuth), np.cos(elevation) * np.sin(azimuth), np.sin(elevation))
+        warmth = rng.uniform(-1, 1)  # -1: a cold LED, 0: daylight, 1: a tungsten bulb
+        if warmth >= 0:
+            r, g, b = 1 + 0.14 * warmth, 1 - 0.1 * warmth, 1 - 0.4 * warmth
+        else:
+            r, g, b = 1 + 0.22 * warmth, 1.0, 1 - 0.16 * warmth
+        g *= 1 + rng.normal(0, 0.03)  # a green or magenta tint (fluorescent tubes, phone white balance)
+        return Lamp(toward=tuple(float(v) for v in toward), darkness=float(rng.uniform(0.3, 0.65)),
+                    softness=float(rng.uniform(0.4, 2.0)), cast=(float(r), float(g), float(b)))
+
+    def face_gain(self, normal: np.ndarray) -> float:
+        """How bright a face of this normal is against the open table: as dark as a shadow when it is turned
+        away, brighter than the table when it is turned to a low lamp (capped, as the camera's exposure is)."""
+        lit = max(0.0, float(np.dot(normal, self.toward))) / self.toward[2]
+        return (1 - self.darkness) + self.darkness * min(lit, 1.6)
+
+    def to_dict(self) -> dict:
+        return dict(toward=[round(v, 4) for v in self.toward], darkness=round(self.darkness, 3),
+                    softness=round(self.softness, 2), cast=[round(v, 3) for v in self.cast])
+
+
+def cast_shadows(img: np.ndarray, world: list, cam: "Camera", lamp: Lamp) -> np.ndarray:
+    """The lamp's hard shadows on the table: each tile's body (``world``: its points, or None out of view) cast
+    along the light onto z = 0, so its shadow starts at its foot and is as long as the tile is tall."""
+    H, W = img.shape[:2]
+    m = np.zeros((H, W), np.float32)
+    toward = np.array(lamp.toward)
+    for P in world:
+        if P is None:
+            continue
+        uv, z = cam.project(P - toward * (P[:, 2:3] / toward[2]))
+        if z.min() < 30:  # the shadow reaches behind the camera: not drawn rather than drawn wrong
+            continue
+        _fill(m, cv2.convexHull(uv.astype(np.float32))[:, 0], (1.0,))
+    m = cv2.GaussianBlur(m, (0, 0), lamp.softness)
+    return (img * (1 - lamp.darkness * np.clip(m, 0, 1))[..., None]).astype(np.uint8)
+
+
 def _low_res_field(h, w, fn, scale=8):
     """Compute a smooth full-size field at 1/scale resolution (fast), then upsample."""
     hs, ws = max(2, h // scale), max(2, w // scale)
@@ -690,8 +746,9 @@ def _blend_sprite(img, levels, quad, gain):
 
 
 def render(tiles: list[Placed], style: SetStyle, cam: Camera, atlas: dict, base: np.ndarray,
-           shadow: float = 0.3, light=(1.0, 1.0), rng=None) -> tuple[np.ndarray, list]:
-    """Draw tiles far to near onto base (RGB uint8) and label each visible one.
+           shadow: float = 0.3, light=(1.0, 1.0), rng=None, lamp: Lamp | None = None) -> tuple[np.ndarray, list]:
+    """Draw tiles far to near onto base (RGB uint8) and label each visible one; with a ``lamp``, its hard shadows
+    on the table and its light on the faces too (the labels are the same either way).
 
     Returns the image and, per tile, None (not in view) or a dict with class, polygon of the visible face or back
     (TL, TR, BR, BL as the glyph reads), box hugging the tile's body, lie, and visibility.
@@ -704,14 +761,16 @@ def render(tiles: list[Placed], style: SetStyle, cam: Camera, atlas: dict, base:
     back_c = face_c * [-1, 1]  # seen from behind, the tile's right is the viewer's left
     side_face = np.array(style.face_rgb) * 0.86
     side_back = np.array(style.back_rgb) * 0.86
-    geo = []
+    geo, world = [], []
     for p in tiles:
-        caps = [p.points(style, O, z) for z in (0.0, style.back_layer, 1.0)]
-        uv, z = cam.project(np.concatenate(caps))
+        body = np.concatenate([p.points(style, O, z) for z in (0.0, style.back_layer, 1.0)])
+        uv, z = cam.project(body)
         if z.min() < 30:
             geo.append(None)
+            world.append(None)
             continue
         geo.append((uv.reshape(3, len(O), 2), z.mean()))
+        world.append(body)
     order = sorted((i for i, g in enumerate(geo) if g is not None), key=lambda i: -geo[i][1])
     if shadow > 0:  # soft contact shadows, cast away from the light
         m = np.zeros((H, W), np.float32)
@@ -722,6 +781,8 @@ def render(tiles: list[Placed], style: SetStyle, cam: Camera, atlas: dict, base:
             _fill(m, cv2.convexHull(uv.reshape(-1, 2).astype(np.float32))[:, 0] + ld * size * 0.2, (1.0,))
         m = cv2.GaussianBlur(m, (0, 0), 2.5)
         img = (img * (1 - shadow * np.clip(m, 0, 1))[..., None]).astype(np.uint8)
+    if lamp is not None:
+        img = cast_shadows(img, world, cam, lamp)
     ids = np.zeros((H, W), np.uint16)
     anns: list = [None] * len(tiles)
     image_rect = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
@@ -744,6 +805,8 @@ def render(tiles: list[Placed], style: SetStyle, cam: Camera, atlas: dict, base:
         quad, _ = cam.project(p.points(style, corners, zc))
         normal = p.ez if face_seen else -p.ez
         gain = 0.9 + 0.12 * normal[2] + (rng.normal(0, 0.015) if rng is not None else 0.0)
+        if lamp is not None:
+            gain *= lamp.face_gain(normal)
         _blend_sprite(img, atlas[name], quad, gain)
         cv2.fillConvexPoly(ids, np.round(sil * 16).astype(np.int32), i + 1, cv2.LINE_8, 4)
         up = (quad[0] + quad[1]) / 2 - (quad[3] + quad[2]) / 2
@@ -806,14 +869,15 @@ def tile_set(style_seed, shared: Path) -> tuple[SetStyle, dict]:
 
 def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner", width: int = 1024,
                  height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None,
-                 clutter_rng: np.random.Generator | None = None, win: bool = False) -> Scene:
+                 clutter_rng: np.random.Generator | None = None, win: bool = False, lamp: Lamp | None = None) -> Scene:
     """One photo of a table.
 
     style_seed picks the tile set (scenes that share it show the same set, like one photo session; faces are then
     drawn once); None draws a fresh set from rng. clean=True: no photo degradations and no shadows; bg_rgb: a flat
     background colour instead of a textured table; clutter_rng: things that are not tiles about the table, drawn
     from their own generator so the tiles and the photo are the same as without them (``clutter``); win: the first
-    seat shows a complete hand (``build_table``).
+    seat shows a complete hand (``build_table``); lamp: one strong light besides the room's (``Lamp``, drawn by the
+    caller from its own generator: the same tiles, labels and camera as without it; not drawn with clean=True).
     """
     if style_seed is None:
         style = sample_style(rng, shared)
@@ -825,6 +889,9 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
     if atlas is None:
         atlas = face_atlas(style, shared, rng, sorted({p.name for p in layout.tiles} | {"back"}))
     photo = Photo.clean() if clean else Photo.sample(rng)
+    lamp = None if clean else lamp
+    if lamp is not None:
+        photo = replace(photo, cast=tuple(float(a * b) for a, b in zip(photo.cast, lamp.cast)))
     if bg_rgb is not None:
         base = np.full((height, width, 3), bg_rgb, np.uint8)
     else:
@@ -832,7 +899,7 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
         base = np.clip(background(rng, cam, abs(layout.table["y_hand"]) + 40, light, clutter_rng), 0, 255)
         base = base.astype(np.uint8)
     img, anns = render(layout.tiles, style, cam, atlas, base, shadow=photo.shadow_strength,
-                       light=photo.light_dir, rng=rng)
+                       light=photo.light_dir, rng=rng, lamp=lamp)
     if not clean:
         img = apply_photo(img.astype(np.float32), photo, rng)
     annotations, index = [], {}
@@ -846,6 +913,8 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
             truncated=a["truncated"], visible=a["visible"], labelled=a["labelled"], role=p.role, seat=p.seat,
             kind=p.name, face_up=a["cls"] != "back"))
     table = table_json(layout, index, framing)
+    if lamp is not None:
+        table["lamp"] = lamp.to_dict()
     return Scene(cv2.cvtColor(img, cv2.COLOR_RGB2BGR), annotations, table, photo.jpeg_quality)
 
 

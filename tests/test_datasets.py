@@ -235,6 +235,76 @@ def test_clutter_draws_things_that_are_not_tiles_and_leaves_the_tiles_as_they_we
         generate.main(["--out", str(tmp_path / "bad"), "--clutter", "1.5"] + args)
 
 
+def test_harsh_light_changes_the_pixels_and_leaves_the_tiles_and_labels_as_they_were(shared, tmp_path):
+    args = ["--n", "2", "--seed", "61", "--imgsz", "320", "--framing", "corner", "--workers", "1", "--shared",
+            str(shared), "--format", "obb"]
+    generate.main(["--out", str(tmp_path / "plain")] + args)
+    generate.main(["--out", str(tmp_path / "lamp"), "--harsh-light", "1"] + args)
+    for i in range(2):
+        name = f"train/{i:06d}"
+        assert (tmp_path / f"plain/labels/{name}.txt").read_bytes() == (tmp_path / f"lamp/labels/{name}.txt").read_bytes()
+        plain, lit = (json.loads((tmp_path / f"{d}/tables/{name}.json").read_text()) for d in ("plain", "lamp"))
+        assert "lamp" not in plain and set(lit["lamp"]) == {"toward", "darkness", "softness", "cast"}
+        del lit["lamp"]
+        assert plain == lit
+        a, b = (cv2.imread(str(tmp_path / f"{d}/images/{name}.jpg")).astype(int) for d in ("plain", "lamp"))
+        assert (np.abs(a - b).max(axis=2) > 30).mean() > 0.05, name  # shadows, light and cast
+    with pytest.raises(SystemExit):
+        generate.main(["--out", str(tmp_path / "bad"), "--harsh-light", "-0.1"] + args)
+
+
+def _lit(style, tiles, lamp, eye=(0, -1, 700)):
+    """Seen from ``eye`` (straight above by default) over a flat grey table, without the lamp and with it."""
+    cam = look_at(eye, (0, 0, 0), 0, 700, 640, 480)
+    atlas = _test_pattern_atlas({t.name for t in tiles} | {"back"})
+    base = np.full((480, 640, 3), BG, np.uint8)
+    return cam, [render(tiles, style, cam, atlas, base, shadow=0, lamp=lit)[0].astype(int) for lit in (None, lamp)]
+
+
+def test_a_lamp_casts_a_tile_s_shadow_away_from_it_as_long_as_the_tile_is_tall_with_a_hard_edge(style):
+    from datasets.scenes import Lamp
+    lamp = Lamp(toward=(0.0, -np.cos(np.radians(45)), np.sin(np.radians(45))), darkness=0.5, softness=0.5,
+                cast=(1.0, 1.0, 1.0))  # in front of the tile, 45 degrees up: the shadow as long as the tile is tall
+    tile = standing("1m", 0, 0, 0, style)  # its face toward -y (the lamp), d thick, h tall
+    cam, (plain, lit) = _lit(style, [tile], lamp)
+
+    def grey(y, img):  # the table's grey at world (0, y, 0), behind the tile or in front of it
+        u, v = cam.project(np.array([[0.0, y, 0.0]]))[0][0]
+        return img[int(v), int(u)].mean()
+
+    back, h, bg = style.d / 2, style.h, np.mean(BG)
+    for y in (back + 0.25 * h, back + 0.75 * h):  # behind the tile, inside the shadow's length
+        assert grey(y, plain) == pytest.approx(bg, abs=1)
+        assert grey(y, lit) == pytest.approx(0.5 * bg, abs=4)
+    for y in (-back - 0.5 * h, back + 1.25 * h):  # on the lamp's side, and past the shadow's end
+        assert grey(y, lit) == pytest.approx(bg, abs=1)
+    # hard: from shade to light within 2 mm (2 px) of where the tile's top edge casts its end
+    assert grey(back + h - 1, lit) < 0.6 * bg and grey(back + h + 1, lit) > 0.9 * bg
+
+
+def test_a_lamp_lights_a_face_by_which_way_it_turns(style):
+    from datasets.scenes import Lamp
+    behind = Lamp(toward=(0.0, np.cos(np.radians(40)), np.sin(np.radians(40))), darkness=0.4, softness=0.5,
+                  cast=(1.0, 1.0, 1.0))  # the lamp beyond the tiles: a face toward -y is turned away from it
+    tiles = [lying("2m", -60, 0, 0, style), standing("3m", 60, -60, 0, style)]
+    cam, (plain, lit) = _lit(style, tiles, behind, eye=(0, -450, 350))  # the standing face in view
+    for tile, gain in zip(tiles, (1.0, 0.6)):  # a face up is lit as the table; one turned away as its shadow
+        u, v = cam.project(tile.points(style, np.array([[0.0, 0.25 * style.h]]), 1.0))[0][0]
+        red = plain[int(v), int(u), 0], lit[int(v), int(u), 0]  # the face's top half is red
+        assert red[0] > 150 and red[1] == pytest.approx(gain * red[0], abs=6), (tile.name, red)
+
+
+def test_lamps_range_from_a_cold_led_to_a_tungsten_bulb_beyond_the_room_light_s_casts():
+    """The real photos' casts in bench/bench_real_conditions.py (RGB: a bulb 1.12, 0.9, 0.62; an LED 0.8, 1.0,
+    1.15) lie inside the lamps' range, where ``Photo``'s own casts (about 3.5 % a channel) never reach."""
+    from datasets.scenes import Lamp
+    casts = np.array([Lamp.sample(np.random.default_rng(k)).cast for k in range(2000)])
+    red_over_blue = casts[:, 0] / casts[:, 2]
+    assert red_over_blue.max() >= 1.12 / 0.62 and red_over_blue.min() <= 0.8 / 1.15
+    assert ((red_over_blue > 1.3) | (red_over_blue < 0.8)).mean() > 0.3  # many far from daylight's white
+    assert casts.min() > 0.5 and casts.max() < 1.3  # a white balance, not a different scene
+
+
 def test_clutter_is_flat_shapes_larger_darker_or_thinner_than_a_tile():
     from datasets.scenes import clutter
 
@@ -738,7 +808,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     assert white == [False, False, True]
     generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
-    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False))
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False, 0.0))
     tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
     labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
     white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]

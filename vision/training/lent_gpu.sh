@@ -24,6 +24,9 @@
 #   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 CROPS_YAW=40000 YAW=45 bash vision/training/lent_gpu.sh
 #   # ...a wider reader (blocks' channels; from a narrower READ_WEIGHTS it is widened first, as w1 was, session 63):
 #   WORK=/root/job DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 READ_WIDTHS=48,96,192,384 bash vision/training/lent_gpu.sh
+#   # a share of the scenes under one strong lamp (hard tile-shaped shadows, faces lit by their turn, a bulb's or an
+#   # LED's white; datasets.generate --harsh-light, session 66: the real photos' row-end shadows read as face-down):
+#   WORK=/root/job HARSH_LIGHT=0.3 bash vision/training/lent_gpu.sh
 #
 # Needs the generator's inputs (RIICHI_LENS_SHARED with data/tile-art; CJK fonts, RIICHI_LENS_FONTS on a machine
 # without Debian's) and ultralytics importable. It makes fresh scenes with seeds no dev or eval set uses (40:
@@ -59,6 +62,7 @@ SEED_MIXED=${SEED_MIXED:-40}
 SEED_CORNER=${SEED_CORNER:-41}
 LR0=${LR0:-0.0007}
 CLUTTER=${CLUTTER:-0}
+HARSH_LIGHT=${HARSH_LIGHT:-0}
 SCENE_BOXES=${SCENE_BOXES:-jittered}
 HIDDEN=${HIDDEN:-0}
 DEVICE=${DEVICE:-0}
@@ -69,9 +73,9 @@ stamp() { echo "[$(date +%T)] $*"; }
 stamp "scenes"
 G1=$WORK/g$SEED_MIXED G2=$WORK/g$SEED_CORNER W1=$WORK/w$SEED_MIXED W2=$WORK/w$SEED_CORNER
 python -m datasets.generate --out "$G1" --n "$SCENES_MIXED" --seed "$SEED_MIXED" --format obb --classes tile \
-    --workers 16 --clutter "$CLUTTER"
+    --workers 16 --clutter "$CLUTTER" --harsh-light "$HARSH_LIGHT"
 python -m datasets.generate --out "$G2" --n "$SCENES_CORNER" --seed "$SEED_CORNER" --framing corner --format obb \
-    --classes tile --workers 16 --clutter "$CLUTTER"
+    --classes tile --workers 16 --clutter "$CLUTTER" --harsh-light "$HARSH_LIGHT"
 
 detector=
 if [ "$DET_HOURS" != 0 ]; then
