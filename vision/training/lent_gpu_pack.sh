@@ -18,6 +18,12 @@
 #   # made on 14 threads; back as reader-v8.onnx (float; quantize it here):
 #   DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 SCENES_MIXED=1500 SCENES_CORNER=1500 SEED_MIXED=190 \
 #       SEED_CORNER=191 CROPS_YAW=40000 YAW=45 BUDGET=540 OUT=$OUT bash vision/training/lent_gpu_call.sh
+#   # next (sessions 66-68's plan, not yet run): the detector on from v7 with a share of the scenes under one harsh
+#   # lamp as well (datasets.generate --harsh-light; the shipped models under it: models/README.md), fresh seeds,
+#   # both parts in one call:
+#   HARSH_LIGHT=0.3 HIDDEN=0.5 CLUTTER=0.5 OUT=$OUT SCENES_MIXED=2000 SCENES_CORNER=2000 SEED_MIXED=210 \
+#       SEED_CORNER=211 LR0=0.0005 DET_HOURS=0.07 BUDGET=380 MORE_HOURS=0.03 MORE_BUDGET=150 VAL_S=45 \
+#       bash vision/training/lent_gpu_call.sh
 #
 # The machine's image has torch, onnx and opencv-python-headless in /opt/torch/.venv; not polars (the training
 # reads its results with the csv module instead).
