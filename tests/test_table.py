@@ -335,12 +335,30 @@ def test_a_fifth_copy_is_not_taken_from_a_sorted_hand_where_its_change_would_put
     assert table.tiles[13].kind == "2m"
 
 
+def test_a_fifth_copy_in_a_sorted_hand_is_not_taken_face_down_and_the_five_are_reported():
+    """The hand's least sure 2m has only "face down" for its next reading (a second reader's guess on a washed-out
+    face) and the pond's copy no other likely enough: a face-up hand holds no face-down tile, so the five stay
+    and the problem names them (this once stopped the table reading with a ValueError)."""
+    tiles = lay_row("1m 2m 2m 2m 2m 7m 7m 8m 3z 3z 5z 7z 7z", 0, origin=(150.0, 700.0))
+    tiles[3] = replace(tiles[3], candidates=(("2m", 0.6), ("back", 0.3)))
+    tiles += lay_row("2m 1p", 0, origin=(150.0, 500.0))  # a pond row
+    tiles[13] = replace(tiles[13], candidates=(("2m", 0.95), ("3m", 0.04)))  # 3m: under a tenth as likely
+    table = read_table(tiles)
+    assert [t.kind for t in table.tiles] == [t.kind for t in tiles]
+    assert [p.tiles for p in table.problems if "5 copies of 2m" in p.message] == [[1, 2, 3, 4, 13]]
+    # with a likely enough other kind for the pond's copy, that copy goes as before
+    tiles[13] = replace(tiles[13], candidates=(("2m", 0.86), ("3m", 0.09)))
+    table = read_table(tiles)
+    assert table.tiles[13].kind == "3m" and table.tiles[3].kind == "2m" and not table.problems
+
+
 def test_a_sorted_hand_is_each_suit_together_numbers_rising_and_alike_honours_side_by_side():
     assert sorted_hand("1p 2p 2p 0p 6p 1m 9m 7z 7z 1z 3s".split())  # suits in any order, a red five as a five
     assert sorted_hand("1z 1z 5z 5z 5z 2z".split())  # honours in a player's own order
     assert not sorted_hand("1m 3m 2m".split())
     assert not sorted_hand("1m 1p 2m".split())  # the man split by a pin
     assert not sorted_hand("1z 2z 1z 3m".split())  # two east apart
+    assert sorted_hand("1m back 2m".split()) and not sorted_hand("2m back 1m".split())  # a face-down tile passed over
 
 
 SORTED_BUT_ONE = "1m 2m 3m 4p 5p 6p 7s 6s 9s 1z 1z 5z 5z"  # the 6s between 7s and 9s: misread

@@ -156,11 +156,11 @@ OUT_OF_ORDER_FLOOR = 0.05  # a tile out of order is taken as a kind at least thi
 def sorted_hand(kinds: list[str]) -> bool:
     """Whether tiles in a row are as a player sorts a hand: each suit in one block (in any order of suits),
     numbers rising in a suit (a red five as a five), honours in one block with alike ones side by side (players
-    order honours differently)."""
+    order honours differently). A face-down tile says nothing of the order and is passed over."""
     blocks: list[str] = []
     last: tuple[str, int] | None = None
     honours: list[str] = []
-    for kind in map(plain, kinds):
+    for kind in (plain(k) for k in kinds if k != "back"):
         suit, number = kind[1], int(kind[0])
         if last is None or suit != last[0]:
             if suit in blocks:
@@ -361,11 +361,13 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
     run with) goes last: the other readings of its meld agree with it (the chi too since session 49: dev hands
     end to end 1,000 -> 1,001 of 1,187, none lost); then a copy whose change would put a sorted hand
     (``sorted_hands``, tiles left to right) out of order: its place in the hand agrees with it. Copies with no
-    such candidate stay, and ``_too_many_copies`` reports them. A tile a person fixed stays as fixed."""
+    such candidate stay, and ``_too_many_copies`` reports them; so does a copy in a sorted hand whose only other
+    reading is face down (a face-up hand holds no such tile). A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
     counts = _face_up_counts(out)
     meld_of = {i: meld for meld in melds for i in meld}
+    in_hands = {i for hand in sorted_hands for i in hand}
     while True:
         best = None
         for i, t in enumerate(out):
@@ -374,6 +376,8 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
                 continue
             p_read = t.likely_kinds[0][1]
             for alt, p in t.likely_kinds[1:]:
+                if alt == "back" and i in in_hands:
+                    continue  # a face-up hand's tile is no face-down one
                 if (alt == "back" or counts[plain(alt)] < 4) and p >= OTHER_READING_FLOOR * p_read:
                     keeps_order = all(sorted_hand([alt if j == i else out[j].kind for j in hand])
                                       for hand in sorted_hands if i in hand)
