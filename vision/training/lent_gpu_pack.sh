@@ -15,8 +15,9 @@
 #   # so both in one call need shorter runs, e.g. DET_HOURS=0.07 BUDGET=380 MORE_HOURS=0.03 MORE_BUDGET=150.
 #   # the reader alone, from scratch (session 59's plan, not yet run on a GPU): fresh scenes' tiles, 40 cut from each,
 #   # and 80,000 generated crops, 40,000 more seen from up to 45 degrees aside (session 60's --yaw); its batches
-#   # made on 14 threads; back as reader-v8.onnx (float; quantize it here):
-#   DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 SCENES_MIXED=1500 SCENES_CORNER=1500 SEED_MIXED=190 \
+#   # made on 14 threads; back as reader-v8.onnx (float; quantize it here); since session 71 with a share of the
+#   # scenes under the harsh lamp (on this CPU lamp-lit tiles taught w1 the lamp but cost it the rest: model card):
+#   HARSH_LIGHT=0.3 DET_HOURS=0 READ_HOURS=0.08 PER_SCENE=40 SCENES_MIXED=1500 SCENES_CORNER=1500 SEED_MIXED=190 \
 #       SEED_CORNER=191 CROPS_YAW=40000 YAW=45 BUDGET=540 OUT=$OUT bash vision/training/lent_gpu_call.sh
 #   # next (sessions 66-68's plan, not yet run): the detector on from v7 with a share of the scenes under one harsh
 #   # lamp as well (datasets.generate --harsh-light; the shipped models under it: models/README.md), fresh seeds,
