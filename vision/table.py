@@ -361,8 +361,8 @@ def _fifth_copies_read_again(tiles: list[Tile], melds: Sequence[list[int]] = (),
     run with) goes last: the other readings of its meld agree with it (the chi too since session 49: dev hands
     end to end 1,000 -> 1,001 of 1,187, none lost); then a copy whose change would put a sorted hand
     (``sorted_hands``, tiles left to right) out of order: its place in the hand agrees with it. Copies with no
-    such candidate stay, and ``_too_many_copies`` reports them; so does a copy in a sorted hand whose only other
-    reading is face down (a face-up hand holds no such tile). A tile a person fixed stays as fixed."""
+    such candidate stay, and ``_too_many_copies`` reports them; a copy in a sorted hand is never taken face down
+    (a face-up hand holds no such tile). A tile a person fixed stays as fixed."""
     out = list(tiles)
     notes: list[str] = []
     counts = _face_up_counts(out)
