@@ -224,6 +224,22 @@ def test_table_refuses_bad_kinds_corners_and_confidences_saying_where(client, ti
     assert error["loc"] == ["body", "tiles", 0, *where] and words in error["msg"]
 
 
+@pytest.mark.parametrize("corners", [
+    [[0, 0], [28, 0], [28, 0], [0, 0]],  # a line: the top and bottom edges on one another (gave a 500, a division)
+    [[0, 0], [0, 0], [0, 40], [0, 40]],
+    [[0, 0], [28, 0], [56, 0], [84, 0]],  # four corners in a line
+    [[0, 0]] * 4])
+def test_table_refuses_a_polygon_that_encloses_no_face_naming_the_tile(client, corners):
+    kinds = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p".split()
+    tiles = [{"kind": k, "polygon": [[30 * i, 0], [30 * i + 28, 0], [30 * i + 28, 40], [30 * i, 40]]}
+             for i, k in enumerate(kinds)]
+    tiles[3]["polygon"] = [[x + 90, y] for x, y in corners]  # in the row, where its neighbours measure it
+    r = client.post("/api/table", json={"tiles": tiles})
+    assert r.status_code == 422 and r.json()["error"].startswith("tile 3 (4m): its corners"), r.text
+    assert "no face" in r.json()["error"]
+    tiles[3]["polygon"] = [[90, 0], [91, 0], [91, 1], [90, 1]]  # one square pixel is still a face
+    assert client.post("/api/table", json={"tiles": tiles}).status_code == 200
+
 
 def test_recognize_without_a_file_is_a_4xx(client):
     assert client.post("/api/recognize").status_code == 422

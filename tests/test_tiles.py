@@ -191,6 +191,21 @@ def test_a_box_hardly_a_tile_and_hardly_read_is_dropped(monkeypatch):
     assert sorted(round(t.center[0]) for t in found) == [140, 180]  # 0.4 x 0.5 and 0.4 x 0.3 stay
 
 
+@pytest.mark.parametrize("flat", [(0.0, 40.0), (30.0, 0.0), (0.0, 0.0)])
+def test_a_box_with_no_area_is_no_tile(monkeypatch, flat):
+    """A box of no width or height (a point or a line) is dropped: as a tile it stopped the table's reading, whose
+    grouping measures each tile by its sides."""
+    import vision.tiles as tiles
+    from vision.table import read_table
+
+    finder = tiles.TileFinder()
+    boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.9) for i in range(3)]
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes + [Detection((220.0, 200.0), flat, 0.0, 0.9)]))
+    found = finder.find(np.full((400, 400, 3), 128, np.uint8))
+    assert sorted(round(t.center[0]) for t in found) == [100, 140, 180]
+    read_table(found)
+
+
 def test_a_tile_cut_by_the_photos_edge_takes_the_surer_of_its_two_readings_and_keeps_its_box_inside(monkeypatch):
     """Four boxes in a row, the first the 15 px inside the photo of a 30 px tile. The (stand-in) reader reads a
     crop as narrow as that part unsurely as 8m, a whole tile's shape surely as 3m: the cut tile is read a second

@@ -24,6 +24,12 @@ from .classes import QUARTER_SYMMETRIC, SYMMETRIC, lie_of, plain
 from .geometry import mean_angle
 
 
+# A polygon enclosing less than this (square pixels) is a point or a line, no tile's face: grouping measures each
+# tile by its sides and would divide by nothing. ``TileFinder.find`` drops such boxes; ``table.read_table`` refuses
+# such polygons from a caller (``/api/table``).
+MIN_FACE_AREA = 1.0
+
+
 @dataclass(frozen=True)
 class Tile:
     """A detected tile: kind in rules notation (``back`` when face down) and its polygon in image pixels."""
@@ -83,6 +89,12 @@ class Tile:
     def lie(self) -> str:
         """upright, sideways or upside-down in the image, from the glyph's up."""
         return lie_of(*self.up)
+
+    @cached_property
+    def area(self) -> float:
+        """The face's area in square pixels, from its diagonals (a corner order that crosses itself gives less)."""
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.polygon
+        return abs((x0 - x2) * (y1 - y3) - (x1 - x3) * (y0 - y2)) / 2
 
     @cached_property
     def size(self) -> tuple[float, float]:

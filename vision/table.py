@@ -32,8 +32,8 @@ from typing import Sequence
 import numpy as np
 
 from .classes import BLANK_FACES, plain
-from .layout import (CLEAR_GAP, OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines, read_as, read_line,
-                     segments, shaped_as_a_meld)
+from .layout import (CLEAR_GAP, MIN_FACE_AREA, OTHER_READING_FLOOR, Line, MeldReading, Tile, is_sideways, lines,
+                     read_as, read_line, segments, shaped_as_a_meld)
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
 OFFSET = {"right": 1, "across": 2, "left": 3}
@@ -120,6 +120,12 @@ def read_table(tiles: list[Tile]) -> Table:
     tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``)."""
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
+    faceless = [i for i, t in enumerate(tiles) if not t.area >= MIN_FACE_AREA]
+    if faceless:
+        t = tiles[faceless[0]]
+        raise ValueError(f"tile {faceless[0]} ({t.kind}): its corners {[list(p) for p in t.polygon]} enclose "
+                         f"{t.area:.2g} square pixels, no face; a tile's polygon is its face's four corners in "
+                         f"pixels, in order around it" + (f" ({len(faceless)} such tiles)" if len(faceless) > 1 else ""))
     notes = []
     if len(tiles) > MAX_TILES:
         notes.append(f"{len(tiles)} tiles found, more than a table holds: the {MAX_TILES} surest were read")

@@ -22,7 +22,7 @@ from .classes import BLANK_FACES
 from .detector import Detection, TileDetector
 from .geometry import like_sized_near, mean_angle
 from .image import load_image
-from .layout import Tile
+from .layout import MIN_FACE_AREA, Tile
 from .models import (CUT_READER, DETECTOR, HARD_READER, SMALL_READER, model_file, shipped_reader, shipped_refiner,
                      shipped_specialist)
 from .reader import Light, TileReader, averaged, middle_value
@@ -241,7 +241,8 @@ class TileFinder:
         """``profile``: the name of a calibration profile of the user's set (``vision.calibrate``);
         ``small_pass``: whether the detector looks again at small tiles (``TileDetector.detect``)."""
         image = load_image(source)
-        detections = self.detector.detect(image, conf=conf, small_pass=small_pass)
+        detections = [d for d in self.detector.detect(image, conf=conf, small_pass=small_pass)
+                      if d.size[0] * d.size[1] >= MIN_FACE_AREA]  # a point or a line is no tile
         corners, rows = faces(detections, self.smallest_boxes)
         # slivers at the photo's edge are dropped whatever they read (the reading only lowers a box's confidence)
         kept = np.flatnonzero(~slivers(corners, [d.confidence for d in detections], image.shape))
