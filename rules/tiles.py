@@ -274,7 +274,8 @@ class Hand:
         size = len(self.concealed) + 3 * len(self.melds)
         if size not in (13, 14):
             raise HandError(
-                f"hand has {len(self.concealed)} concealed tiles and {len(self.melds)} melds = {size} tiles; "
+                f"hand has {counted(len(self.concealed), 'concealed tile')} and {counted(len(self.melds), 'meld')}"
+                f" = {counted(size, 'tile')}; "
                 f"a hand has 13 (waiting) or 14 (complete), counting 3 per meld"
             )
         check_copies(self.all_tiles(), "hand")
@@ -294,6 +295,11 @@ class Hand:
         return " ".join([format_tiles(self.concealed)] + [m.notation() for m in self.melds])
 
 
+def counted(n: int, thing: str) -> str:
+    """'1 meld', '2 melds': a count in a message."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def check_copies(tiles: Iterable[str], where: str, red_fives: tuple[int, int, int] = (1, 1, 1)) -> None:
     """No more than four of a kind, nor more red fives of a suit than the set has (m, p, s)."""
     tiles = list(tiles)
@@ -304,7 +310,7 @@ def check_copies(tiles: Iterable[str], where: str, red_fives: tuple[int, int, in
         allowed = red_fives[RED_FIVES.index(red)]
         if n > allowed:
             has = f"has {allowed}" if allowed else "is played without red fives of that suit"
-            raise HandError(f"{where} shows {n} red fives {red}: the set {has}")
+            raise HandError(f"{where} shows {counted(n, 'red five')} {red}: the set {has}")
 
 
 def parse_hand(text: str) -> Hand:

@@ -64,6 +64,8 @@ def test_two_red_fives_of_a_suit_are_refused():
 def test_wrong_hand_size_is_refused():
     with pytest.raises(HandError, match="5 tiles"):
         parse_hand("11112m")
+    with pytest.raises(HandError, match="hand has 1 concealed tile and 1 meld = 4 tiles; a hand has 13"):
+        parse_hand("1m 5'55p")
 
 
 @pytest.mark.parametrize("text, words", [
