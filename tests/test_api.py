@@ -235,7 +235,7 @@ def test_table_refuses_a_polygon_that_encloses_no_face_naming_the_tile(client, c
              for i, k in enumerate(kinds)]
     tiles[3]["polygon"] = [[x + 90, y] for x, y in corners]  # in the row, where its neighbours measure it
     r = client.post("/api/table", json={"tiles": tiles})
-    assert r.status_code == 422 and r.json()["error"].startswith("tile 3 (4m): its corners"), r.text
+    assert r.status_code == 422 and r.json()["error"].startswith("tile 3 (4m): its polygon"), r.text
     assert "no face" in r.json()["error"]
     tiles[3]["polygon"] = [[90, 0], [91, 0], [91, 1], [90, 1]]  # one square pixel is still a face
     assert client.post("/api/table", json={"tiles": tiles}).status_code == 200

@@ -123,9 +123,10 @@ def read_table(tiles: list[Tile]) -> Table:
     faceless = [i for i, t in enumerate(tiles) if not t.area >= MIN_FACE_AREA]
     if faceless:
         t = tiles[faceless[0]]
-        raise ValueError(f"tile {faceless[0]} ({t.kind}): its corners {[list(p) for p in t.polygon]} enclose "
-                         f"{t.area:.2g} square pixels, no face; a tile's polygon is its face's four corners in "
-                         f"pixels, in order around it" + (f" ({len(faceless)} such tiles)" if len(faceless) > 1 else ""))
+        more = f" ({len(faceless)} tiles are such)" if len(faceless) > 1 else ""
+        raise ValueError(f"tile {faceless[0]} ({t.kind}): its polygon {[list(p) for p in t.polygon]} encloses "
+                         f"{t.area:.2g} px², no face (at least {MIN_FACE_AREA:.0f}): give its face's corners in "
+                         f"pixels, in order TL, TR, BR, BL around it{more}")
     notes = []
     if len(tiles) > MAX_TILES:
         notes.append(f"{len(tiles)} tiles found, more than a table holds: the {MAX_TILES} surest were read")
