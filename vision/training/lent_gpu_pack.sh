@@ -26,6 +26,9 @@
 #       SEED_CORNER=211 LR0=0.0005 DET_HOURS=0.07 BUDGET=380 MORE_HOURS=0.03 MORE_BUDGET=150 VAL_S=45 \
 #       bash vision/training/lent_gpu_call.sh
 #
+# Judge what comes back against the shipped models here, in a copy of models/ with the new weights in place:
+#   python bench/judge_models.py COPY      # the model card's rows, both sides, about 30 minutes on this CPU
+#
 # The machine's image has torch, onnx and opencv-python-headless in /opt/torch/.venv; not polars (the training
 # reads its results with the csv module instead).
 set -euo pipefail
