@@ -7,11 +7,11 @@ trials made them): each bench below runs once with ``RIICHI_LENS_MODELS`` set to
 candidate, in a process of its own, and the table gives both side by side with the difference. Why: a lent GPU's
 session has minutes, and every trial in the model card was judged on the same rows, by hand, bench by bench.
 The table says where the candidate is worse; whether it ships stays a person's call, made as the model
-card's trials made it (the real photos first, then the held-out hands; the real clutter's false tiles,
-``bench_single_tiles.py``, for a detector).
+card's trials made it (the real photos first, then the held-out hands).
 
-The rows, each with its bench's own command (printed with the table):
-- the 444 real crops (``bench_reader.py``) and the 9 real whole-set photos' 333 tiles (``bench_detector.py``);
+The rows, each bench's command printed as it runs:
+- the 444 real crops (``bench_reader.py``), the 9 real whole-set photos' 333 tiles (``bench_detector.py``) and the
+  111 real photos of one tile on a cluttered desk (``bench_single_tiles.py``: false tiles there judge a detector);
 - held-out hands end to end (seeds 7 and 8 at 1024 and 2048 px, 531 hands, ``bench_tables.py --pixels``);
 - dev seed 18's 200 snapshots without and under the harsh lamp (136 hands each, and the photographer's own 64);
 - held-out tiles from 20 px read from their true polygons (``bench_scenes.py --true-boxes``), and the detector's
@@ -82,6 +82,10 @@ def figures(models: Path, data: Path, skip: set[str], log: Path | None) -> dict[
         cells = [c.strip() for c in next(t for t in out.splitlines() if t.startswith("| riichi-lens")).split("|")]
         rows["real photos' tiles read right (333)"] = cells[2].split("/")[0]
         rows["real photos: misread, missed, extra"] = ", ".join(cells[4:7])
+        out = run(["bench/bench_single_tiles.py"], models, log, "single")
+        m = re.search(r"tile found and read: (\d+)/\d+.*?the only tile found: (\d+)/\d+; other \(false\) tiles "
+                      r"found: (\d+)", out)
+        rows["real single-tile photos (111): found and read, the only tile found, false tiles"] = ", ".join(m.groups())
     if "hands" not in skip and held:
         out = run(["bench/bench_tables.py", *[str(data / d) for d in held], "--pixels"], models, log, "hands")
         hands = per_set(out, tuple(held))
