@@ -200,7 +200,8 @@ def test_a_box_with_no_area_is_no_tile(monkeypatch, flat):
 
     finder = tiles.TileFinder()
     boxes = [Detection((100.0 + 40 * i, 200.0), (30.0, 42.0), 0.0, 0.9) for i in range(3)]
-    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes + [Detection((220.0, 200.0), flat, 0.0, 0.9)]))
+    boxes.append(Detection((220.0, 200.0), flat, 0.0, 0.9))
+    monkeypatch.setattr(finder.detector, "detect", _detector_giving(boxes))
     found = finder.find(np.full((400, 400, 3), 128, np.uint8))
     assert sorted(round(t.center[0]) for t in found) == [100, 140, 180]
     read_table(found)
