@@ -14,9 +14,8 @@ rounds (a fifth copy in a sorted hand whose next reading was "back"), the mended
 scaled (0.1 to 10,000 times), 30 % of the tiles mirrored in half the rounds, 5 % with corners rolled or reversed,
 5 % jittered, 10 % left out, 7 % doubled a few pixels off; in a fifth of the rounds one tile flattened into a
 point or a line. A flattened face must be refused with read_table's ValueError naming it ("no face"), counted
-apart. Session 72, ``--n 1500 --seed 5``
-over the same tiles: before that check 38 of 1,500 tables raised (a division by a flat face's width), after it
-none; 342 were refused for a face enclosing nothing.
+apart. Session 72, ``--n 1500 --seed 5`` over the same tiles: before that check 38 of 1,500 tables raised (a
+division by a flat face's width), after it none; 342 were refused for a face enclosing nothing.
 """
 from __future__ import annotations
 
