@@ -272,9 +272,10 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         profile: str | None = Form(None, description="a calibration profile of the user's set (GET /api/profiles)"),
     ) -> dict:
         """Photo (multipart) -> the table: every tile (kind, confidence, polygon as the glyph reads, lie, seat,
-        role), each seat's hand, melds with their source, pond, the dora indicators, problems found, and the
-        rules readout of the chosen seat's hand. The upload is read into memory (never written to disk) up to
-        the byte limit, then checked to be an image; the work runs off the event loop."""
+        role), each seat's hand, melds with their source, pond, the dora indicators, problems found (each with
+        its tiles and, where they are one seat's, that seat), and the rules readout of the chosen seat's hand.
+        The upload is read into memory (never written to disk) up to the byte limit, then checked to be an
+        image; the work runs off the event loop."""
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
         check_seat(seat, ctx)
         image = await read_upload(photo)

@@ -391,6 +391,7 @@ def test_a_problem_clicked_highlights_its_tiles(page):
     load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems li"))
     button = next(b for b in page.find_elements(By.CSS_SELECTOR, "#problems button") if "copies of 1m" in b.text)
+    assert button.text.startswith("me: 5 copies of 1m")  # whose tiles: the five are all the read seat's
     assert "fix the problems" in page.find_element(By.ID, "readout").text
     button.click()
     lit = page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl")

@@ -431,7 +431,7 @@ def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     out = table_json(read_table(lay_row(hand, 0, origin=(200.0, 700.0))), None, "self", int(200 + 12 * W + 3), 900,
                      False)
     (cut,) = [p for p in out["problems"] if "edge" in p["message"]]
-    assert "12 tiles" in cut["message"] and cut["tiles"] == [11] and out["readout"] is None
+    assert "12 tiles" in cut["message"] and cut["tiles"] == [11] and cut["seat"] == "self" and out["readout"] is None
     out = table_json(read_table(lay_row(hand, 0, origin=(200.0, 700.0))), None, "self", 1600, 900, False)
     assert not [p for p in out["problems"] if "edge" in p["message"]]
     # a row lying along the photo's bottom edge, its ends far from the sides: nothing says a tile is cut off
@@ -453,6 +453,23 @@ def test_a_hand_of_the_wrong_size_is_a_problem():
     assert out["readout"] is None
     (problem,) = out["problems"]
     assert "12 concealed tiles" in problem["message"] and len(problem["tiles"]) == 12
+
+
+def test_a_problem_says_whose_tiles_it_is_about():
+    """A referee looks at the seat a problem names: the right seat's pon that is no pon, the read seat's hand
+    refused; five copies shown across two seats belong to no one seat."""
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
+    tiles += lay_row("9p 2m 4p 2s 9m> 6m", 0, origin=(280.0, 500.0))
+    tiles += lay_row("# # # # # # # # # # | 5p> 6p 5p", -90, origin=(760.0, 760.0))
+    tiles += lay_row("1m 9s 3p 6s 5z 5z 5z", 180, origin=(520.0, 280.0))  # the across seat's pond: 5z x3
+    out = score_table(read_table(tiles))
+    seat_of = {p["message"].split(":")[0]: p["seat"] for p in out["problems"]}
+    assert seat_of == {"pon 556p is not 3 of the same tile": "right",
+                       "5 copies of 5z are face up": None,
+                       "the hand with the visible tiles shows 5 copies of 5z": "self"}
+    assert "  problem (right): pon 556p is not 3 of the same tile" in format_table(out).splitlines()
+    assert "  problem: 5 copies of 5z are face up: a set has only four, so one is misread" in \
+        format_table(out).splitlines()
 
 
 def test_no_tiles_is_a_problem_not_a_crash():

@@ -159,7 +159,8 @@ def format_table(table: dict) -> str:
             out.append(f"  {s['seat']:<7} " + " | ".join(parts))
     if table["dora_indicators"]:
         out.append("  dora indicators: " + " ".join(kinds[i] for i in table["dora_indicators"]))
-    out += [f"  problem: {p['message']}" for p in table["problems"]]
+    out += [f"  problem ({p['seat']}): {p['message']}" if p.get("seat") else f"  problem: {p['message']}"
+            for p in table["problems"]]
     out += [f"  note: {n}" for n in table.get("notes", [])]
     for x in table.get("suggestions", []):
         out.append(f"  maybe: the {x['read']} at {_at(table, x['tile'])} is a {x['kind']} "

@@ -69,4 +69,4 @@ def cut_by_the_frame(table, seat: str, width: int, height: int) -> Problem | Non
     if not at_edge:
         return None
     return Problem(f"the hand shows {s.shown} tiles and runs to the photo's edge: a tile may be cut off; take the "
-                   "photo again with the whole hand in it", at_edge)
+                   "photo again with the whole hand in it", at_edge, seat)

@@ -52,9 +52,10 @@ MAX_TILES = 400
 class Problem:
     message: str
     tiles: list[int] = field(default_factory=list)
+    seat: str | None = None  # whose tiles it is about, where they are one seat's: a referee looks there first
 
     def to_dict(self) -> dict:
-        return {"message": self.message, "tiles": self.tiles}
+        return {"message": self.message, "tiles": self.tiles, "seat": self.seat}
 
 
 @dataclass
@@ -295,6 +296,9 @@ def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
                 roles[i] = "pond"
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
     problems += _too_many_copies(tiles)
+    for p in problems:
+        if len(owners := {seat_of[i] for i in p.tiles}) == 1:
+            p.seat = owners.pop()
     return Table(tiles, seats, dora, roles, seat_of, problems, notes)
 
 
@@ -691,7 +695,7 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
     s = table.seats[seat]
     notes = [n for m in s.melds for n in m.notes]
     if s.hidden or not (s.concealed or s.melds):
-        return Scored(problems=[Problem(f"no face-up hand in view for seat {seat}")], notes=notes)
+        return Scored(problems=[Problem(f"no face-up hand in view for seat {seat}", seat=seat)], notes=notes)
     where = s.concealed + [i for m in s.melds for i in m.tile_indices]
     try:
         hand, win_tile = hand_of(table, seat)
@@ -699,7 +703,7 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
         return Scored(hand, win_tile, full, analyse(hand, full, win_tile), notes=notes,
                       suggestions=readings_that_complete(table, seat, hand), check=tiles_to_check(table, seat))
     except HandError as e:
-        return Scored(problems=[Problem(str(e), where)], notes=notes)
+        return Scored(problems=[Problem(str(e), where, seat)], notes=notes)
 
 
 def score_table(table: Table, ctx=None, seat: str = "self") -> dict:

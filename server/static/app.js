@@ -437,12 +437,17 @@ function drawLegend() {
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
 }
 
+// a problem about one seat's tiles says whose, in the page's language: a referee looks there first
+function problemText(p) {
+  return (p.seat ? `<b>${esc(t(p.seat))}</b>: ` : "") + esc(p.message);
+}
+
 function drawProblems() {
   const problems = state.table.problems || [];
   const el = $("problems");
   el.hidden = !problems.length;
   el.innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p, i) =>
-    `<li><button type="button" data-problem="${i}" aria-pressed="${state.problem === i}">${esc(p.message)}` +
+    `<li><button type="button" data-problem="${i}" aria-pressed="${state.problem === i}">${problemText(p)}` +
     (p.tiles.length ? ` <small>(${p.tiles.length})</small>` : "") + "</button></li>").join("") + "</ul>";
   el.querySelectorAll("button[data-problem]").forEach((b) => b.addEventListener("click", () => selectProblem(+b.dataset.problem)));
 }
@@ -825,7 +830,7 @@ function drawLive() {
   renderOverlay($("live-overlay"), table, table.width, table.height);
   const problems = table.problems || [];
   $("live-problems").hidden = !problems.length;
-  $("live-problems").innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p) => `<li>${esc(p.message)}</li>`).join("") + "</ul>";
+  $("live-problems").innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p) => `<li>${problemText(p)}</li>`).join("") + "</ul>";
   drawSeats($("live-seats"), table);
   const fps = framesPerSecond();
   $("live-stats").textContent = t("live_stats", fps === null ? "–" : fps.toFixed(1), live.ms ?? "–", live.dropped);
