@@ -401,6 +401,55 @@ def test_a_problem_clicked_highlights_its_tiles(page):
     assert page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.hl") == []
 
 
+def server_messages() -> list[str]:
+    """Problems and notes as the table reading and the rules engine write them for tables laid out by hand: a
+    hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
+    sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
+    with no winning tile or discarder given, ura dora without riichi, no tiles, no hand, a hand cut by the edge."""
+    from test_layout import W, lay_row
+    from vision.pipeline import table_json
+    from vision.table import read_table, score_table
+
+    said = []
+
+    def say(table):
+        readout = table["readout"] or {}
+        said.extend([p["message"] for p in table["problems"]] + table["notes"] + (readout.get("notes") or [])
+                    + ((readout.get("win") or {}).get("notes") or []))
+
+    conc = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z"
+    for spec in [conc + " 2z 3z", "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m", conc + " | 3m 4m> 5m",
+                 conc + " | 5p> 6p 5p", conc + " | 5p> 5p> 5p", conc + " | 5p> # 5p",
+                 "1m 2m 3m 4p 5p> 6p 7s 8s 9s 1z 1z 2z 2z", conc + " | # 5s 5s #", conc + " 1z 5z 5z 5z"]:
+        say(score_table(read_table(lay_row(spec, 0, origin=(150.0, 700.0)))))
+    win = read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0)))
+    say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
+    say(score_table(read_table([])))
+    say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
+    say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",
+                   int(200 + 12 * W + 3), 900, False))
+    return list(dict.fromkeys(said))
+
+
+def test_in_japanese_the_servers_problems_and_notes_are_said_in_japanese(page):
+    """The server writes its problems and notes in English; a Japanese page said them so, among Japanese words."""
+    messages = server_messages()
+    assert len(messages) >= 15, messages  # the tables above still give what they were laid out to give
+    load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
+    try:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        said = page.execute_script("return arguments[0].map(messageText)", messages)
+        untranslated = [(m, s) for m, s in zip(messages, said)
+                        if re.search("[A-Za-z]", re.sub(r"([0-9]+[mpsz]'*)+", "", s))]
+        assert untranslated == []
+        shown = wait_for(page, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#problems li")])
+        assert any(text.startswith("自分: 1mが5枚見えています") for text in shown), shown
+        screenshot(page, "problem-ja")
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    assert page.execute_script("return messageText(arguments[0])", messages[0]) == messages[0]
+
+
 def test_typed_hand_still_scores_a_win(page):
     page.find_element(By.ID, "tab-typed").click()
     hand = page.find_element(By.ID, "hand")

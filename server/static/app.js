@@ -58,8 +58,8 @@ async function api(path, options = {}) {
 const postJson = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
 
 function showError(message) {
-  $("banner").dataset.message = message; // kept to say again in another language (the server's text stays)
-  $("banner-text").textContent = `${t("error")}: ${message}`;
+  $("banner").dataset.message = message; // kept to say again in another language (messageText, where it can)
+  $("banner-text").textContent = `${t("error")}: ${messageText(message)}`;
   $("banner").hidden = false;
 }
 
@@ -439,7 +439,7 @@ function drawLegend() {
 
 // a problem about one seat's tiles says whose, in the page's language: a referee looks there first
 function problemText(p) {
-  return (p.seat ? `<b>${esc(t(p.seat))}</b>: ` : "") + esc(p.message);
+  return (p.seat ? `<b>${esc(t(p.seat))}</b>: ` : "") + esc(messageText(p.message));
 }
 
 function drawProblems() {

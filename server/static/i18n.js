@@ -1,7 +1,7 @@
 // Labels in English and Japanese. Static labels carry data-i18n="key"; code calls t("key", ...args).
 // The chosen language is kept in localStorage. Yaku, fu lines and wait shapes are named here from the engine's
-// English names; messages written by the server (problems, notes, errors) stay
-// in English.
+// English names; the messages written by the server (problems, notes, errors) are said in Japanese where
+// MESSAGES_JA knows their wording (those a photo or a hand most often gets), else as the server wrote them.
 "use strict";
 
 const STRINGS = {
@@ -189,6 +189,82 @@ function fuName(item) {
   const cut = item.lastIndexOf(" ");
   const words = FU_SET_JA[item.slice(0, cut)];
   return words ? `${words} ${item.slice(cut + 1)}` : item;
+}
+
+// The server's problems and notes, written in English -> Japanese, by their wording (each pattern whole; a
+// tile stays in notation). A message none matches is shown as written: new wording falls back, never breaks.
+const MELD_JA = { chi: "チー", pon: "ポン", daiminkan: "大明槓", kakan: "加槓", ankan: "暗槓", kan: "カン" };
+const WHERE_JA = { hand: "手牌", "the hand with the visible tiles": "見えている牌を含めた手牌", "the hand with the discard": "捨て牌を含めた手牌" };
+const TILE = "([0-9]+[mpsz]|back)";
+const MESSAGES_JA = [
+  [/^a sideways or face-down tile among the concealed tiles$/, () => "手牌の中に横向きか伏せた牌があります"],
+  [/^hand has (\d+) concealed tiles? and (\d+) melds? = (\d+) tiles?; a hand has 13 \(waiting\) or 14 \(complete\), counting 3 per meld$/,
+    (m) => `手牌${m[1]}枚と副露${m[2]}組で${m[3]}枚です。副露1組を3枚と数えて13枚（聴牌）か14枚（和了）になるはずです`],
+  [/^a hand has at most 4 melds, not (\d+)$/, (m) => `副露は4組までです（${m[1]}組あります）`],
+  [new RegExp(`^(\\d+) copies of ${TILE} are face up: a set has only four, so one is misread$`),
+    (m) => `${m[2]}が${m[1]}枚見えています。同じ牌は4枚しかないので、どれかが誤読です`],
+  [new RegExp(`^(hand|the hand with the visible tiles|the hand with the discard) shows (\\d+) copies of ${TILE}: a set has only four$`),
+    (m) => `${WHERE_JA[m[1]]}に${m[3]}が${m[2]}枚あります。同じ牌は4枚までです`],
+  [/^(hand|the hand with the visible tiles|the hand with the discard) shows (\d+) red fives? (0[mps]): the set (?:has (\d+)|is played without red fives of that suit)$/,
+    (m) => `${WHERE_JA[m[1]]}に赤五の${m[3]}が${m[2]}枚あります。` + (m[4] ? `このセットには${m[4]}枚です` : "このセットにその色の赤五はありません")],
+  [/^no face-up hand in view for seat (self|right|across|left)$/, (m) => `${t(m[1])}の表向きの手牌が写っていません`],
+  [/^no tiles found in the photo$/, () => "写真に牌が見つかりません"],
+  [/^(pon|daiminkan|kakan|ankan|kan) ([0-9mpsz']+) is not (\d+) of the same tile$/, (m) => `${MELD_JA[m[1]]} ${m[2]} は同じ牌${m[3]}枚ではありません`],
+  [/^chi ([0-9mpsz']+) is not a run of three in one suit$/, (m) => `チー ${m[1]} は同じ色の三つ続きの牌ではありません`],
+  [/^chi ([0-9mpsz']+) called from (right|across|left): chi is only from the left player$/,
+    (m) => `チー ${m[1]} が${t(m[2])}から鳴かれています。チーは上家からしか鳴けません`],
+  [/^face-down tiles in an open meld$/, () => "鳴いた面子に伏せた牌があります"],
+  [/^a meld needs one sideways \(called\) tile, these (\d+) have (?:no sideways tile|(\d+) sideways tiles)$/,
+    (m) => `副露には横向きの（鳴いた）牌が1枚要りますが、この${m[1]}枚では` + (m[2] ? `${m[2]}枚が横向きです` : "横向きの牌がありません")],
+  [/^an added kan is three places with two tiles stacked sideways$/, () => "加槓は3か所に並び、横向きの牌2枚が重なります"],
+  [/^(\d+) (dora|ura dora) indicators: at most 5 \(the first and one per kan\)$/,
+    (m) => `${m[2] === "dora" ? "ドラ" : "裏ドラ"}表示牌が${m[1]}枚あります。最初の1枚とカンごとに1枚、最大5枚です`],
+  [/^the hand shows (\d+) tiles and runs to the photo's edge: a tile may be cut off; take the photo again with the whole hand in it$/,
+    (m) => `手牌が${m[1]}枚で、写真の端まで続いています。牌が切れているかもしれません。手牌全体が入るように撮り直してください`],
+  [new RegExp(`^a set has four ${TILE}: the least sure fifth one is taken as ${TILE}, also likely to the reader$`),
+    (m) => `${m[1]}は4枚しかないので、5枚目のうち最も自信の低い牌を、読み取りの候補にもある${m[2] === "back" ? "伏せた牌" : m[2]}としました`],
+  [new RegExp(`^a hand sorted but for one tile: its ${TILE} is taken as ${TILE}, also likely to the reader, which puts it in order$`),
+    (m) => `理牌された手牌で1枚だけ順が合わないので、その${m[1]}を読み取りの候補にもある${m[2]}としました（これで順に並びます）`],
+  [new RegExp(`^a hand sorted but for two tiles: its ${TILE} and ${TILE} are taken as ${TILE} and ${TILE}, also likely to the reader, which puts it in order$`),
+    (m) => `理牌された手牌で2枚だけ順が合わないので、その${m[1]}と${m[2]}を読み取りの候補にもある${m[3]}と${m[4]}としました（これで順に並びます）`],
+  [new RegExp(`^a tile read as ${TILE} is taken as ${TILE}, also likely to the reader, to make the (chi|pon|daiminkan|kakan) legal$`),
+    (m) => `${m[1]}と読んだ牌を、読み取りの候補にもある${m[2]}としました（${MELD_JA[m[3]]}として成り立つように）`],
+  [new RegExp(`^an unsure box read as ${TILE}, overlapping the meld's tiles, is left out$`),
+    (m) => `面子の牌に重なる、${m[1]}と読んだ自信の低い枠は除きました`],
+  [/^a red five may be hidden face down in the closed kan of ([0-9mpsz]+): counted as plain fives$/,
+    (m) => `暗槓 ${m[1]} の伏せた牌に赤五があるかもしれません。普通の五として数えています`],
+  [/^two blank tiles read as haku are the face-down tiles of this closed kan \(white backs\)$/,
+    () => "白と読んだ無地の2枚は、この暗槓の伏せた牌です（背が白いセット）"],
+  [/^no tile of this chi shows lying sideways: a chi is called from the left player, so its called tile is taken to be its left one$/,
+    () => "このチーには横向きの牌が見えません。チーは上家から鳴くので、左端の牌を鳴いた牌としました"],
+  [/^two tiles of this meld look sideways: the called tile, and so whose discard it was, is taken to be the one more plainly sideways$/,
+    () => "この面子は2枚が横向きに見えます。よりはっきり横向きの牌を鳴いた牌とし、誰の捨て牌かもそれで決めました"],
+  [/^(\d+) tiles found, more than a table holds: the (\d+) surest were read$/,
+    (m) => `牌が${m[1]}枚見つかり、卓に並ぶ数を超えています。確かな${m[2]}枚を読み取りました`],
+  [/^the photo has no colour: a face-down tile is told from a haku by its back's colour, so face-down tiles may read as haku here; send the photo in colour$/,
+    () => "写真に色がありません。伏せた牌と白は背の色で見分けるので、伏せた牌が白と読まれることがあります。カラーの写真を送ってください"],
+  [new RegExp(`^winning tile not given: scored as won on ${TILE}, the reading worth most( that is not in furiten)?$`),
+    (m) => `和了牌が指定されていないので、${m[2] ? "フリテンでない中で" : ""}最も高くなる${m[1]}での和了として計算しました`],
+  [/^scored as a ron on the left player's discard: neither tsumo nor the discarder was given \(the value is the same; only who pays differs\)$/,
+    () => "ツモか放銃者が指定されていないので、上家からのロンとして計算しました（点数は同じで、払う人だけが変わります）"],
+  [/^furiten: this hand cannot win by ron$/, () => "フリテン: この手はロンで和了できません"],
+  [new RegExp(`^no yaku when winning on ${TILE}: tenpai, but cannot win on it$`), (m) => `${m[1]}では役がありません。聴牌ですが、この牌では和了できません`],
+  [new RegExp(`^no yaku on a ron with ${TILE}: only a tsumo wins on it$`), (m) => `${m[1]}のロンでは役がありません。ツモなら和了できます`],
+  [/^every winning tile is already visible: tenpai, but no copy is left to win on$/,
+    () => "和了牌はすべて見えています。聴牌ですが、和了できる牌が残っていません"],
+  [/^complete, but no yaku: dora alone cannot win$/, () => "形は完成していますが役がありません。ドラだけでは和了できません"],
+  [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えません。裏ドラはリーチした手だけのものです"],
+  [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えません。ルール ${m[1]} に裏ドラはありません`],
+  [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えません。ルール ${m[1]} に一発はありません`],
+];
+
+function messageText(message) {
+  if (lang !== "ja") return message;
+  for (const [pattern, say] of MESSAGES_JA) {
+    const m = message.match(pattern);
+    if (m) return say(m);
+  }
+  return message;
 }
 
 function termName(word) {

@@ -91,7 +91,7 @@ function renderReadout(el, r, { notes = [], hand = null, problems = false, noRea
     out.push(`<p class="error no-readout">${t(noReadout)}</p>`);
   }
   const allNotes = [...notes, ...(r ? r.notes : [])];  // a readout's notes hold its win's
-  out.push(allNotes.map((n) => `<p class="note"><i>${esc(n)}</i></p>`).join(""));
+  out.push(allNotes.map((n) => `<p class="note"><i>${esc(messageText(n))}</i></p>`).join(""));
   el.innerHTML = out.join("");
   el.hidden = false;
 }
