@@ -405,7 +405,7 @@ def server_messages() -> list[str]:
     """Problems and notes as the table reading and the rules engine write them for tables laid out by hand: a
     hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
     sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
-    with no winning tile or discarder given, ura dora without riichi, no tiles, no hand, a hand cut by the edge."""
+    with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi, no tiles, no hand, a hand cut by the edge."""
     from test_layout import W, lay_row
     from vision.pipeline import table_json
     from vision.table import read_table, score_table
@@ -420,7 +420,8 @@ def server_messages() -> list[str]:
     conc = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z"
     for spec in [conc + " 2z 3z", "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m", conc + " | 3m 4m> 5m",
                  conc + " | 5p> 6p 5p", conc + " | 5p> 5p> 5p", conc + " | 5p> # 5p",
-                 "1m 2m 3m 4p 5p> 6p 7s 8s 9s 1z 1z 2z 2z", conc + " | # 5s 5s #", conc + " 1z 5z 5z 5z"]:
+                 "1m 2m 3m 4p 5p> 6p 7s 8s 9s 1z 1z 2z 2z", conc + " | # 5s 5s #", conc + " 1z 5z 5z 5z",
+                 conc + " 2z 5z 5z | 7z"]:
         say(score_table(read_table(lay_row(spec, 0, origin=(150.0, 700.0)))))
     win = read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0)))
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))

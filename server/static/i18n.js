@@ -195,6 +195,7 @@ function fuName(item) {
 // tile stays in notation). A message none matches is shown as written: new wording falls back, never breaks.
 const WHERE_JA = { hand: "手牌", "the hand with the visible tiles": "手牌と場に見えている牌", "the hand with the discard": "手牌と鳴く捨て牌" };
 const TILE = "([0-9]+[mpsz]|back)";
+const HOW_JA = { ron: "ロン", tsumo: "ツモ", win: "和了" };
 const MESSAGES_JA = [
   [/^a sideways or face-down tile among the concealed tiles$/, () => "手牌の中に横向きの牌か伏せ牌があります"],
   [/^hand has (\d+) concealed tiles? and (\d+) melds? = (\d+) tiles?; a hand has 13 \(waiting\) or 14 \(complete\), counting 3 per meld$/,
@@ -251,6 +252,9 @@ const MESSAGES_JA = [
   [new RegExp(`^no yaku on a ron with ${TILE}: only a tsumo wins on it$`), (m) => `${m[1]}のロンでは役がありません。ツモなら和了できます`],
   [/^every winning tile is already visible: tenpai, but no copy is left to win on$/,
     () => "待ち牌はすべて場に見えています。聴牌ですが、和了できる牌が残っていません"],
+  [/^not a complete hand$/, () => "和了形ではありません"],
+  [/^no atozuke in ruleset (\S+): no yaku on a (ron|tsumo|win) with ([0-9mpsz, ]+), so no (?:ron|tsumo|win) on any wait$/,
+    (m) => `ルール ${m[1]} は後付けなし: ${m[3]}の${HOW_JA[m[2]]}では役がないので、どの待ちでも${HOW_JA[m[2]]}できません`],
   [/^complete, but no yaku: dora alone cannot win$/, () => "和了形ですが役がありません。ドラだけでは和了できません"],
   [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えていません。裏ドラは立直した手にだけ乗ります"],
   [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール ${m[1]} に裏ドラはありません`],
