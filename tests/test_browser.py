@@ -402,11 +402,14 @@ def test_a_problem_clicked_highlights_its_tiles(page):
 
 
 def server_messages() -> list[str]:
-    """Problems and notes as the table reading and the rules engine write them for tables laid out by hand: a
+    """Problems and notes as the table reading and the rules engine write them for tables laid out by hand (a
     hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
     sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
-    with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi, no tiles, no hand, a hand cut by the edge."""
+    with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi,
+    no tiles, no hand, a hand cut by the edge), and the errors of typed hands and photos the server refuses."""
+    from rules.tiles import HandError, parse_hand
     from test_layout import W, lay_row
+    from vision.image import ImageError, decode_image
     from vision.pipeline import table_json
     from vision.table import read_table, score_table
 
@@ -429,19 +432,28 @@ def server_messages() -> list[str]:
     say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
     say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",
                    int(200 + 12 * W + 3), 900, False))
+    # and the errors of a typed hand or a photo the server refuses
+    jpeg = cv2.imencode(".jpg", np.zeros((50, 50, 3), np.uint8))[1].tobytes()
+    for bad, read in [("123x", parse_hand), ("m123", parse_hand), ("123", parse_hand), ("128z", parse_hand),
+                      (b"", decode_image), (b"hello", decode_image), (b"%PDF-1.4", decode_image),
+                      (jpeg[:len(jpeg) // 2], decode_image)]:
+        with pytest.raises((HandError, ImageError)) as refused:
+            read(bad)
+        said.append(str(refused.value))
     return list(dict.fromkeys(said))
 
 
-def test_in_japanese_the_servers_problems_and_notes_are_said_in_japanese(page):
-    """The server writes its problems and notes in English; a Japanese page said them so, among Japanese words."""
+def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(page):
+    """The server writes its problems, notes and errors in English; a Japanese page said them so, among Japanese
+    words. Left in Latin letters: tiles in notation, the suit letters, what the user typed (in 「」), file formats."""
     messages = server_messages()
-    assert len(messages) >= 15, messages  # the tables above still give what they were laid out to give
+    assert len(messages) >= 25, messages  # the tables and inputs above still give what they were made to give
     load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         said = page.execute_script("return arguments[0].map(messageText)", messages)
-        untranslated = [(m, s) for m, s in zip(messages, said)
-                        if re.search("[A-Za-z]", re.sub(r"([0-9]+[mpsz]'*)+", "", s))]
+        kept_latin = r"([0-9]+[mpsz]'*)+|「[^」]*」|m・p・s・z|JPEG|PNG|WebP|BMP|TIFF|PDF"
+        untranslated = [(m, s) for m, s in zip(messages, said) if re.search("[A-Za-z]", re.sub(kept_latin, "", s))]
         assert untranslated == []
         shown = wait_for(page, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#problems li")])
         assert any(text.startswith("自分: 1mが5枚見えています") for text in shown), shown
@@ -589,9 +601,9 @@ def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     assert "not an image" in banner(page)
     assert page.find_element(By.ID, "drop").is_displayed()  # the page is still there
     screenshot(page, "error")
-    # the language changed while the error shows: said again in it (the server's own words stay English)
+    # the language changed while the error shows: said again in it, the server's words too
     page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
-    assert banner(page).startswith("エラー: not an image")
+    assert banner(page).startswith("エラー: 画像ではありません")
     page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
     assert banner(page).startswith("Error: not an image")
     page.find_element(By.ID, "banner-close").click()

@@ -196,6 +196,10 @@ function fuName(item) {
 const WHERE_JA = { hand: "手牌", "the hand with the visible tiles": "手牌と場に見えている牌", "the hand with the discard": "手牌と鳴く捨て牌" };
 const TILE = "([0-9]+[mpsz]|back)";
 const HOW_JA = { ron: "ロン", tsumo: "ツモ", win: "和了" };
+const NOT_IMAGES_JA = {
+  "a PDF document": "PDF文書", "a ZIP archive": "ZIPファイル", "a GIF (not supported)": "GIF（読めません）",
+  "a video or HEIC file (not supported: export as JPEG)": "動画かHEICファイル（読めません。JPEGで書き出してください）",
+};
 const MESSAGES_JA = [
   [/^a sideways or face-down tile among the concealed tiles$/, () => "手牌の中に横向きの牌か伏せ牌があります"],
   [/^hand has (\d+) concealed tiles? and (\d+) melds? = (\d+) tiles?; a hand has 13 \(waiting\) or 14 \(complete\), counting 3 per meld$/,
@@ -259,6 +263,22 @@ const MESSAGES_JA = [
   [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えていません。裏ドラは立直した手にだけ乗ります"],
   [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール ${m[1]} に裏ドラはありません`],
   [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えていません。ルール ${m[1]} に一発はありません`],
+  // the photo refused (vision.image, the server's upload limit) and a typed hand's tile not read
+  [/^not an image: send a JPEG, PNG, WebP, BMP or TIFF photo$/, () => "画像ではありません。JPEG・PNG・WebP・BMP・TIFFの写真を送ってください"],
+  [/^this is (a PDF document|a ZIP archive|a GIF \(not supported\)|a video or HEIC file \(not supported: export as JPEG\)), not a photo: send a JPEG or PNG$/,
+    (m) => `これは写真ではなく${NOT_IMAGES_JA[m[1]]}です。JPEGかPNGを送ってください`],
+  [/^the file is empty: it holds no image data$/, () => "ファイルが空です。画像のデータがありません"],
+  [/^(?:image file is|the photo is over) (\d+) MiB(?:; the limit is (\d+) MiB|: send a smaller JPEG)$/,
+    (m) => `写真が${m[1]} MiBあり、大きすぎます` + (m[2] ? `（上限${m[2]} MiB）` : "。もっと小さいJPEGを送ってください")],
+  [/^the (JPEG|PNG) is truncated \(its end is missing\): send the whole file$/, (m) => `${m[1]}の終わりが欠けています。ファイル全体を送ってください`],
+  [/^image is (\d+)x(\d+) pixels; the limit is (\d+) megapixels$/, (m) => `画像が${m[1]}×${m[2]}ピクセルあり、上限の${m[3]}メガピクセルを超えています`],
+  [/^unexpected character '(.)' in '(.*)'$/, (m) => `「${m[2]}」に使えない文字「${m[1]}」があります`],
+  [/^suit letter '([mpsz])' in '(.*)' has no digits before it$/, (m) => `「${m[2]}」の「${m[1]}」の前に数字がありません`],
+  [/^digits '(\d+)' at the end of '(.*)' have no suit letter$/, (m) => `「${m[2]}」の最後の数字「${m[1]}」に色の文字（m・p・s・z）がありません`],
+  [/^meld '(.*)' must mark exactly one called tile with ' \(or " for an added kan\)$/,
+    (m) => `副露「${m[1]}」は鳴いた牌1枚に ' を付けて書いてください（加槓は "）`],
+  [/^no such tile '(.*)' in '(.*)' \(honours are 1z\.\.7z, red fives 0m\/0p\/0s\)$/,
+    (m) => `「${m[2]}」の「${m[1]}」は牌として読めません（字牌は1z〜7z、赤五は0m/0p/0s）`],
 ];
 
 function messageText(message) {
