@@ -429,16 +429,16 @@ def nagashi_payments(seat: int, dealer: int, ruleset: Ruleset = TENHOU) -> list[
     return delta
 
 
-def exhaustive_draw(hands_by_seat: Sequence[Hand | str], ruleset: Ruleset = TENHOU, *,
+def exhaustive_draw(hands_by_seat: Sequence[Hand | str | None], ruleset: Ruleset = TENHOU, *,
                     ponds: Sequence[Sequence[Discard]] | None = None, dealer: int = 0) -> DrawResult:
     """The end of the wall: each seat tenpai or noten (a hand whose only waits are tiles it holds all four
-    of is noten) and the score changes: noten payments, or, if ``nagashi_mangan`` and some pond (``ponds``,
-    by seat) qualifies, a mangan paid as a tsumo to each such player instead."""
+    of is noten; None, a hand not shown, is noten: at a draw the tenpai players show theirs) and the score
+    changes: noten payments, or, if ``nagashi_mangan`` and some pond (``ponds``, by seat) qualifies, a mangan
+    paid as a tsumo to each such player instead."""
     _check_seats(hands_by_seat, ruleset, "hands by seat")
     if not 0 <= dealer < ruleset.players:
         raise HandError(f"dealer seat must be 0..{ruleset.players - 1}, not {dealer}")
-    hands = [_hand(h) for h in hands_by_seat]
-    waits = [hand_waits(h) for h in hands]
+    waits = [[] if h is None else hand_waits(_hand(h)) for h in hands_by_seat]
     tenpai = [bool(w) for w in waits]
     nagashi = [False] * ruleset.players
     if ponds is not None:

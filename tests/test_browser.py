@@ -25,7 +25,7 @@ from selenium.webdriver.common.by import By
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
 
 
-def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None,
+def load_table(driver, spec, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None,
                confidences=None) -> dict:
     """A table laid out by hand (test_layout.lay_row), as /api/table answers it, shown over a plain image;
     ``mirrored``: as /api/recognize answers for a mirrored photo (polygons flipped onto the photo as given);
@@ -36,7 +36,7 @@ def load_table(driver, spec: str, size=(640, 220), origin=(40.0, 130.0), mirrore
     from test_layout import lay_row
     from vision.table import read_table, score_table
 
-    tiles = lay_row(spec, 0, origin=origin)
+    tiles = lay_row(spec, 0, origin=origin) if isinstance(spec, str) else list(spec)  # or the tiles themselves
     for i, likely in (candidates or {}).items():
         tiles[i] = replace(tiles[i], kind=likely[0][0], candidates=tuple(likely))  # read as the first
     for i, sure in (confidences or {}).items():
@@ -461,6 +461,33 @@ def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(
     finally:
         page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
     assert page.execute_script("return messageText(arguments[0])", messages[0]) == messages[0]
+
+
+def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(page):
+    """Win: exhaustive draw. Each seat of a table whose four hands are shown (one kept face down) is tenpai with
+    its waits or noten, with the noten payments; in Japanese too."""
+    from test_table import draw_table
+
+    load_table(page, draw_table(), size=(900, 900))
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert not page.find_elements(By.CSS_SELECTOR, "#readout .draw-at-table")  # a win chosen: no draw shown
+    page.find_element(By.CSS_SELECTOR, "#win option[value='draw']").click()
+    rows = wait_for(page, lambda d: [(r.get_attribute("data-seat"), r.find_element(By.CSS_SELECTOR, ".delta").text)
+                                     for r in d.find_elements(By.CSS_SELECTOR, "#readout tr.draw-seat")])
+    assert rows == [("self", "+1500"), ("right", "-1500"), ("across", "-1500"), ("left", "+1500")]
+    left = page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="left"]')
+    assert left.text.startswith("left Tenpai") and [i.get_attribute("alt") for i in left.find_elements(
+        By.CSS_SELECTOR, "img")] == ["9m"]
+    assert "hand face down" in page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text
+    screenshot(page, "draw")
+    try:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        across = wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text)
+        assert across.startswith("対面 不聴") and "手牌を伏せている" in across
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    page.find_element(By.CSS_SELECTOR, "#win option[value='tsumo']").click()
+    wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "#readout .draw-at-table"))
 
 
 def test_typed_hand_still_scores_a_win(page):

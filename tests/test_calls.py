@@ -239,6 +239,13 @@ def test_noten_payments(tenpai, expected):
     assert [s.tenpai for s in result.seats] == tenpai
 
 
+def test_a_hand_not_shown_at_the_draw_is_noten():
+    # The tenpai players show their hands; one kept face down (None) pays as noten.
+    result = exhaustive_draw([TENPAI, None, None, TENPAI], TENHOU)
+    assert [s.tenpai for s in result.seats] == [True, False, False, True]
+    assert [s.delta for s in result.seats] == [1500, -1500, -1500, 1500] and result.seats[1].waits == ()
+
+
 def test_noten_payments_three_players():
     # Three players, 2000 in all: one tenpai takes 1000 from each; two tenpai take 1000 each from one.
     assert noten_payments([True, False, False], TENHOU_SANMA) == [2000, -1000, -1000]

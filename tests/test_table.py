@@ -472,6 +472,58 @@ def test_a_problem_says_whose_tiles_it_is_about():
         format_table(out).splitlines()
 
 
+def draw_table(left_pond: str = "") -> list[Tile]:
+    """Four hands shown at the end of the wall: self tenpai on 1z and 5z, the right seat noten face up, the seat
+    across with its 13 tiles face down, the left seat tenpai on 9m beside a pon; and, given, the left seat's
+    pond."""
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
+    tiles += lay_row("1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z", -90, origin=(760.0, 760.0))
+    tiles += lay_row("# # # # # # # # # # # # #", 180, origin=(620.0, 120.0))
+    tiles += lay_row("2m 3m 4m 5p 6p 7p 2s 3s 4s 9m | 7z> 7z 7z", 90, origin=(60.0, 160.0))
+    return tiles + (lay_row(left_pond, 90, origin=(60.0 + H + 60, 260.0)) if left_pond else [])
+
+
+def test_at_an_exhaustive_draw_each_seat_is_tenpai_or_noten_and_pays_so():
+    """Two tenpai, two noten (one face up, one face down): the noten pay 1,500 each to the tenpai."""
+    out = score_table(read_table(draw_table()))
+    seats = {row["seat"]: row for row in out["draw"]["seats"]}
+    assert [row["seat"] for row in out["draw"]["seats"]] == ["self", "right", "across", "left"]
+    assert {n: (r["shown"], r["tenpai"], r["waits"], r["delta"]) for n, r in seats.items()} == {
+        "self": ("hand", True, ["1z", "5z"], 1500), "right": ("hand", False, [], -1500),
+        "across": ("hidden", False, [], -1500), "left": ("hand", True, ["9m"], 1500)}
+    assert "    left    tenpai (9m) +1500" in format_table(out, draw=True).splitlines()
+
+
+@pytest.mark.parametrize("seat_wind, deltas", [
+    ("E", [-4000, -2000, -2000, 8000]),  # self deals: the left seat's mangan as a non-dealer's tsumo
+    ("S", [-4000, -4000, -4000, 12000]),  # self sits south, so the left seat deals: 4,000 from each
+])
+def test_nagashi_mangan_at_the_draw_is_paid_as_a_tsumo_by_who_deals(seat_wind, deltas):
+    out = score_table(read_table(draw_table(left_pond="1m 9p 1z 5z 9s 2z")), Context(seat_wind=seat_wind))
+    assert [row["delta"] for row in out["draw"]["seats"]] == deltas
+    assert [row["nagashi"] for row in out["draw"]["seats"]] == [False, False, False, True]
+    assert out["draw"]["notes"] == ["left: nagashi mangan, paid as a tsumo instead of the noten payments"]
+
+
+def test_a_draw_with_a_hand_out_of_view_says_whose_and_pays_nothing_yet():
+    out = score_table(read_table(whole_table()))
+    seats = {row["seat"]: row for row in out["draw"]["seats"]}
+    assert seats["self"]["tenpai"] is True and seats["right"]["shown"] == "hidden"
+    assert seats["across"]["why"] == "no hand in view" and seats["across"]["tenpai"] is None
+    assert all(row["delta"] is None for row in out["draw"]["seats"])
+
+
+def test_a_draw_is_read_though_the_photo_shows_too_many_dora_indicators():
+    """Six face-up tiles in the wall are more dora indicators than a table has: the read hand's readout is a
+    problem saying so, and the draw, which needs no dora, is still read: it takes the seats' discards alone,
+    not the context the photo would give (whose check refuses the indicators)."""
+    tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
+    tiles += lay_row("# 4z # 1m # 2m # 3m # 5m # 6m #", 90, origin=(120.0, 150.0))
+    out = score_table(read_table(tiles))
+    assert [p["message"] for p in out["problems"]] == ["6 dora indicators: at most 5 (the first and one per kan)"]
+    assert out["draw"]["seats"][0]["tenpai"] is True and out["draw"]["seats"][0]["waits"] == ["1z", "5z"]
+
+
 def test_no_tiles_is_a_problem_not_a_crash():
     out = score_table(read_table([]))
     assert out["readout"] is None and out["problems"][0]["message"] == "no tiles found in the photo"

@@ -669,9 +669,13 @@ def test_read_score_prints_the_table_and_its_json(scene, capsys):
     assert main(["read", "--score", photo]) == 0
     text = capsys.readouterr().out
     assert "tiles" in text and ("self" in text or "problem" in text)
+    assert "at an exhaustive draw" not in text
+    assert main(["read", "--score", "--draw", photo]) == 0
+    text = capsys.readouterr().out
+    assert "  at an exhaustive draw:" in text and "    self " in text
     assert main(["read", "--score", "--json", photo]) == 0
     table = json.loads(capsys.readouterr().out)
-    assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "width", "height"} <= set(table)
+    assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "draw", "width", "height"} <= set(table)
     assert {t["role"] for t in table["tiles"]} <= {"concealed", "meld", "pond", "dora", "wall", "stray"}
     # each tile keeps the reader's likeliest kinds, best first, for the page's picker to offer
     for t in table["tiles"]:

@@ -27,6 +27,9 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", default="self", choices=("self", "right", "across", "left"),
                    help="with --score: whose hand to score, seen from the hand nearest the camera (self)")
     p.add_argument("--mirrored", action="store_true", help="the photo is mirrored (a selfie camera): flip it back")
+    p.add_argument("--draw", action="store_true",
+                   help="with --score: also the hand as an exhaustive draw ends it, each seat tenpai or noten and "
+                        "the noten payments (the read seat taken as the dealer)")
     p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
     p.set_defaults(run=run_read)
 
@@ -110,7 +113,7 @@ def run_read(args: argparse.Namespace) -> int:
             status = 1
             continue
         if args.score:
-            print(json.dumps(table, ensure_ascii=False) if args.json else f"{path}:\n{format_table(table)}")
+            print(json.dumps(table, ensure_ascii=False) if args.json else f"{path}:\n{format_table(table, args.draw)}")
             tiles = [Tile(t["kind"], tuple(map(tuple, t["polygon"])), t["confidence"]) for t in table["tiles"]]
         elif args.json:
             print(json.dumps(tiles_json(tiles)))
@@ -139,8 +142,9 @@ def _annotated_name(folder: Path, stem: str, taken: set[Path]) -> Path:
     return out
 
 
-def format_table(table: dict) -> str:
-    """The table JSON as a referee reads it: each seat's hand, melds with their source, pond; then the readout."""
+def format_table(table: dict, draw: bool = False) -> str:
+    """The table JSON as a referee reads it: each seat's hand, melds with their source, pond; then the readout;
+    with ``draw``, each seat at an exhaustive draw."""
     from rules.cli import format_readout
 
     kinds = [t["kind"] for t in table["tiles"]]
@@ -173,7 +177,27 @@ def format_table(table: dict) -> str:
         else:
             out.append(f"  every tile of the hand read at least {check['below']:.0%} sure")
         out.append("  " + format_readout(table["readout"]).replace("\n", "\n  "))
+    if draw:
+        out += format_draw(table["draw"])
     return "\n".join(out)
+
+
+def format_draw(draw: dict) -> list[str]:
+    """Each seat at an exhaustive draw: tenpai with its waits, noten, or why it cannot be told; the payments."""
+    out = ["  at an exhaustive draw:"]
+    for row in draw["seats"]:
+        if row["why"]:
+            said = f"not known: {row['why']}"
+        elif row["tenpai"]:
+            said = f"tenpai ({' '.join(row['waits'])})"
+        else:
+            said = "noten" + (" (hand face down)" if row["shown"] == "hidden" else "")
+        said += " nagashi mangan" if row["nagashi"] else ""
+        out.append(f"    {row['seat']:<7} {said}" + (f" {row['delta']:+d}" if row["delta"] is not None else ""))
+    out += [f"    note: {n}" for n in draw["notes"]]
+    if any(row["delta"] is None for row in draw["seats"]):
+        out.append("    payments: not until every seat's hand is in view and read")
+    return out
 
 
 def _at(table: dict, i: int) -> str:

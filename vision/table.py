@@ -24,6 +24,7 @@ the page calls read surely; how often such a hand is right is measured by ``benc
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -581,21 +582,30 @@ def hand_of(table: Table, seat: str = "self"):
     return Hand(concealed, melds), (table.tiles[s.drawn].kind if s.drawn is not None else None)
 
 
+def seat_discards(table: Table, seat: str) -> list:
+    """The seat's discards as the photo shows them (``rules.context.Discard``): its pond, riichi tile marked, and
+    the tiles other seats called from it, which lie sideways in their melds pointing back at it."""
+    from rules.context import Discard
+
+    discards = [Discard(table.tiles[i].kind, riichi=r) for i, r in table.seats[seat].pond]
+    for other in table.seats.values():
+        for m in other.melds:
+            if m.source and other.name != seat and table.discarder(other.name, m.source) == seat:
+                discards.append(Discard(m.called, called=True))
+    return discards
+
+
 def seen_context(table: Table, ctx=None, seat: str = "self"):
     """The context with what the photo shows: the seat's discards (and tiles called from them), riichi when its
     pond shows a sideways tile and its hand is closed (an open hand cannot have declared riichi: its sideways pond
     tile is one set askew or read so), the dora indicators (unless the caller gave them) and every other face-up
     tile."""
-    from rules.context import Context, Discard
+    from rules.context import Context
 
     ctx = ctx or Context()
     s = table.seats[seat]
     kinds = [t.kind for t in table.tiles]
-    discards = [Discard(kinds[i], riichi=r) for i, r in s.pond]
-    for other in table.seats.values():
-        for m in other.melds:
-            if m.source and other.name != seat and table.discarder(other.name, m.source) == seat:
-                discards.append(Discard(m.called, called=True))
+    discards = seat_discards(table, seat)
     own = set(s.concealed) | {i for m in s.melds for i in m.tile_indices} | {i for i, _ in s.pond}
     dora = tuple(kinds[i] for i in table.dora_indicators)
     called_away = [d.tile for d in discards if d.called]
@@ -706,6 +716,55 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
         return Scored(problems=[Problem(str(e), where, seat)], notes=notes)
 
 
+def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
+    """The exhaustive draw as the photo shows it, seats in the order of play from ``seat`` (the dealer from the
+    context's seat wind, which is ``seat``'s): each seat's hand shown and tenpai or not, a hand standing with its
+    back to the camera noten (at a draw the tenpai players show theirs), and, once every seat is accounted for,
+    the noten payments or nagashi mangan (``rules.calls.exhaustive_draw``); ``delta`` None while a seat's hand
+    is not in view or cannot be read (``why`` says which)."""
+    from rules.calls import exhaustive_draw
+    from rules.context import Context
+    from rules.tiles import HandError
+
+    ctx = ctx or Context()
+    n = ctx.ruleset.players
+    names = [name for name in SEATS if n == 4 or name != "across"]  # three players: no one sits across
+    order = names[names.index(seat):] + names[:names.index(seat)]
+    hands, rows = [], []
+    for name in order:
+        s = table.seats[name]
+        row = {"seat": name, "shown": "none", "tenpai": None, "waits": [], "nagashi": False, "delta": None,
+               "why": None}
+        hand = None
+        if s.hidden and not s.concealed:  # kept face down, its melds beside it or not
+            row["shown"] = "hidden"
+        elif s.concealed or s.melds:
+            row["shown"] = "hand"
+            try:
+                hand, _ = hand_of(table, name)
+                if hand.size != 13:
+                    raise HandError(f"{hand.size} tiles: a hand at the draw holds 13, counting 3 per meld")
+            except HandError as e:
+                row["why"], hand = str(e), None
+        else:
+            row["why"] = "no hand in view"
+        hands.append(hand)
+        rows.append(row)
+    ponds = [seat_discards(table, name) for name in order]
+    try:
+        result = exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=-"ESWN".index(ctx.seat_wind) % n)
+    except HandError as e:  # the readout of the scored seat stands; the draw says why it has none
+        return {"seats": rows, "notes": [str(e)]}
+    known = all(row["why"] is None for row in rows)
+    for row, got in zip(rows, result.seats):
+        if row["why"] is None:
+            row.update(tenpai=got.tenpai, waits=list(got.waits), nagashi=got.nagashi)
+        if known:
+            row["delta"] = got.delta
+    notes = [re.sub(r"^seat (\d+):", lambda m: order[int(m[1])] + ":", note) for note in result.notes]
+    return {"seats": rows, "notes": notes if known else []}
+
+
 def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
     """The table as JSON with the seat's hand, the context seen in the photo and the rules readout (None, with a
     problem saying why, when the hand cannot be read)."""
@@ -725,4 +784,5 @@ def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
         out["context"] = {"riichi": c.riichi, "dora_indicators": list(c.dora_indicators),
                           "discards": [{"tile": d.tile, "riichi": d.riichi, "called": d.called} for d in c.discards]}
         out["readout"] = scored.readout.to_dict()
+    out["draw"] = draw_at(table, ctx, seat)
     return out

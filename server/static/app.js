@@ -71,11 +71,11 @@ function clearError() {
 
 function contextFromForm(fromPhoto) {
   const win = $("win").value;
-  const tsumo = win === "tsumo";
+  const tsumo = win === "tsumo";  // an exhaustive draw: no win, the hand's waits (and every seat's: drawAtTable)
   const last = $("haitei").checked;
   const ctx = {
     seat_wind: $("seat_wind").value, round_wind: $("round_wind").value,
-    tsumo, win_from: tsumo ? null : win,
+    tsumo, win_from: tsumo || win === "draw" ? null : win,
     riichi: $("riichi").checked || $("double_riichi").checked, double_riichi: $("double_riichi").checked,
     ippatsu: $("ippatsu").checked, haitei: last && tsumo, houtei: last && !tsumo,
     rinshan: $("rinshan").checked, chankan: $("chankan").checked,
@@ -510,6 +510,7 @@ function drawReadout() {
     if (table.readout) drawCheck(el, table);
     drawSuggestions(el, table.suggestions || []);
   }
+  if ($("win").value === "draw" && table.draw) el.insertAdjacentHTML("beforeend", drawAtTableHtml(table.draw));
 }
 
 // Whether the readout can be trusted as it stands: the hand's tiles read less surely, taken as another kind than

@@ -82,6 +82,22 @@ function photoHandHtml(hand) {
   return `<div class="hand-tiles">${tileRow(hand.concealed, "small")}${win}${melds.join("")}</div>`;
 }
 
+// Each seat at an exhaustive draw (``vision.table.draw_at``): tenpai and its waits, noten (a hand kept face
+// down is noten), or why it is not known; the noten payments once every seat is known.
+function drawAtTableHtml(draw) {
+  const rows = draw.seats.map((s) => {
+    const said = s.why ? `${t("draw_unknown")}: ${esc(messageText(s.why))}`
+      : s.tenpai ? `${t("tenpai")} ${tileRow(s.waits, "small")}`
+      : t("noten") + (s.shown === "hidden" ? ` <small>(${t("draw_hidden")})</small>` : "");
+    const delta = s.delta === null ? "" : (s.delta > 0 ? "+" : "") + s.delta;
+    return `<tr class="draw-seat" data-seat="${s.seat}" data-tenpai="${s.tenpai}"><td>${esc(t(s.seat))}</td>` +
+      `<td>${said}${s.nagashi ? ` <b>${t("nagashi")}</b>` : ""}</td><td class="delta">${delta}</td></tr>`;
+  });
+  const unknown = draw.seats.some((s) => s.delta === null) ? `<p class="note"><i>${t("draw_no_payments")}</i></p>` : "";
+  return `<section class="draw-at-table"><h3>${t("exhaustive_draw_title")}</h3><table>${rows.join("")}</table>` +
+    draw.notes.map((n) => `<p class="note"><i>${esc(messageText(n))}</i></p>`).join("") + unknown + "</section>";
+}
+
 function renderReadout(el, r, { notes = [], hand = null, problems = false, noReadout = "no_readout" } = {}) {
   const out = [photoHandHtml(hand)];
   if (r) {
