@@ -406,9 +406,11 @@ def server_messages() -> list[str]:
     hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
     sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
     with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi,
-    no tiles, no hand, a hand cut by the edge), and the errors of typed hands and photos the server refuses."""
+    no tiles, no hand, a hand cut by the edge, each seat at a draw), and the errors of typed hands and photos
+    the server refuses."""
     from rules.tiles import HandError, parse_hand
     from test_layout import W, lay_row
+    from test_table import draw_table
     from vision.image import ImageError, decode_image
     from vision.pipeline import table_json
     from vision.table import read_table, score_table
@@ -418,7 +420,8 @@ def server_messages() -> list[str]:
     def say(table):
         readout = table["readout"] or {}
         said.extend([p["message"] for p in table["problems"]] + table["notes"] + (readout.get("notes") or [])
-                    + ((readout.get("win") or {}).get("notes") or []))
+                    + ((readout.get("win") or {}).get("notes") or [])
+                    + [row["why"] for row in table["draw"]["seats"] if row["why"]] + table["draw"]["notes"])
 
     conc = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z"
     for spec in [conc + " 2z 3z", "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m", conc + " | 3m 4m> 5m",
@@ -428,6 +431,7 @@ def server_messages() -> list[str]:
         say(score_table(read_table(lay_row(spec, 0, origin=(150.0, 700.0)))))
     win = read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0)))
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
+    say(score_table(read_table(draw_table(left_pond="1m 9p 1z 5z 9s 2z"))))  # nagashi mangan at the draw
     say(score_table(read_table([])))
     say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
     say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",
