@@ -273,9 +273,10 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
     ) -> dict:
         """Photo (multipart) -> the table: every tile (kind, confidence, polygon as the glyph reads, lie, seat,
         role), each seat's hand, melds with their source, pond, the dora indicators, problems found (each with
-        its tiles and, where they are one seat's, that seat), and the rules readout of the chosen seat's hand.
-        The upload is read into memory (never written to disk) up to the byte limit, then checked to be an
-        image; the work runs off the event loop."""
+        its tiles and, where they are one seat's, that seat), the rules readout of the chosen seat's hand, and
+        each seat as an exhaustive draw would leave it (tenpai or noten, the noten payments). The upload is read
+        into memory (never written to disk) up to the byte limit, then checked to be an image; the work runs off
+        the event loop."""
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
         check_seat(seat, ctx)
         image = await read_upload(photo)

@@ -113,7 +113,8 @@ def run_read(args: argparse.Namespace) -> int:
             status = 1
             continue
         if args.score:
-            print(json.dumps(table, ensure_ascii=False) if args.json else f"{path}:\n{format_table(table, args.draw)}")
+            print(json.dumps(table, ensure_ascii=False) if args.json
+                  else f"{path}:\n{format_table(table, draw=args.draw)}")
             tiles = [Tile(t["kind"], tuple(map(tuple, t["polygon"])), t["confidence"]) for t in table["tiles"]]
         elif args.json:
             print(json.dumps(tiles_json(tiles)))

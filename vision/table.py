@@ -20,6 +20,9 @@ one that breaks the order of a hand sorted otherwise (``sorted_hand``: players k
 A readout says which of the hand's tiles to check before trusting it (``tiles_to_check``): those read less than
 ``CHECK_BELOW`` sure, taken as another kind than read, or named by a problem. A hand with none to check is one
 the page calls read surely; how often such a hand is right is measured by ``bench/bench_tables.py``.
+
+Every seat is also read as an exhaustive draw would end the hand (``draw_at``): tenpai or noten, a hand kept
+face down noten, and the noten payments once every seat is accounted for.
 """
 from __future__ import annotations
 
