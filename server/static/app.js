@@ -71,7 +71,7 @@ function clearError() {
 
 function contextFromForm(fromPhoto) {
   const win = $("win").value;
-  const tsumo = win === "tsumo";  // an exhaustive draw: no win, the hand's waits (and every seat's: drawAtTable)
+  const tsumo = win === "tsumo";  // an exhaustive draw: no win, the hand's waits (and every seat's: drawAtTableHtml)
   const last = $("haitei").checked;
   const ctx = {
     seat_wind: $("seat_wind").value, round_wind: $("round_wind").value,

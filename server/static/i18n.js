@@ -197,7 +197,7 @@ function fuName(item) {
   return words ? `${words} ${item.slice(cut + 1)}` : item;
 }
 
-// The server's problems and notes, written in English -> Japanese, by their wording (each pattern whole; a
+// The server's problems, notes and errors, written in English -> Japanese, by their wording (each pattern whole; a
 // tile stays in notation). A message none matches is shown as written: new wording falls back, never breaks.
 const WHERE_JA = { hand: "手牌", "the hand with the visible tiles": "手牌と場に見えている牌", "the hand with the discard": "手牌と鳴く捨て牌" };
 const TILE = "([0-9]+[mpsz]|back)";
