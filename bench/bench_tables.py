@@ -54,6 +54,13 @@ def report(name: str, t: dict, read: bool = True) -> None:
         print(f"    hands read surely (a readout with no tile to check, vision.table.tiles_to_check): "
               f"{pct(sure, t['hands'])}, right {pct(right, sure)}; the others right "
               f"{pct(t.get('hands_right', 0) - right, t['hands'] - sure)}")
+    if t.get("draw_hands"):
+        print(f"    hands of 13 read tenpai or noten right at an exhaustive draw (vision.table.draw_at): "
+              f"{pct(t['draw_right'], t['draw_hands'])}; of the tenpai ones {pct(t['draw_tenpai_right'], t['draw_tenpai'])}")
+    if t.get("draw_tables"):
+        paid, right = t.get("draw_tables_paid", 0), t.get("draw_tables_right", 0)
+        print(f"    tables made at an exhaustive draw: payments (noten or nagashi mangan) given for "
+              f"{pct(paid, t['draw_tables'])} (every seat's hand in view and read), right {pct(right, paid)}")
     if t.get("reread"):
         print("    tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of "
               f"order): {t['reread']}, right after {t['reread_right']}, before {t['reread_was_right']}")

@@ -143,10 +143,13 @@ def build_spread(rng: np.random.Generator, style: SetStyle) -> Layout:
     return Layout(tiles, table)
 
 
-def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bool = False) -> Layout:
+def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bool = False,
+                draw: bool = False) -> Layout:
     """Four seats' hands, melds and ponds, walls with dora indicators, and stray tiles, placed in the world.
     ``win``: the first seat's hand (the photographer's, in a snapshot) is a complete 14-tile hand, its winning tile
-    set apart, as a photo taken to score a win shows it."""
+    set apart, as a photo taken to score a win shows it. ``draw``: the wall's end, every hand 13 tiles, each seat
+    tenpai with its hand laid face up (six in ten) or noten with its hand standing, as an exhaustive draw shows
+    them; otherwise hands are dealt at random."""
     if framing == "spread":
         return build_spread(rng, style)
     w, h, d = style.w, style.h, style.d
@@ -161,6 +164,8 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
     dead_seat = int(rng.integers(4))
     dora_ids: list[int] = []
     pond_base = int(rng.integers(0, 19))  # turns played: ponds are about equally long
+    if draw:  # the wall's end: every player has discarded about 17 times, fewer when calls skipped their turns
+        pond_base = int(rng.integers(14, 19))
 
     def add(p: Placed, seat: int) -> int:
         rot = seat * 90.0
@@ -176,7 +181,15 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
         n_conc = 13 - 3 * len(melds)
         drawn = rng.random() < 0.4
         complete = deal_complete(wall, rng, n_conc + 1) if win and seat == 0 else None
-        if complete:
+        tenpai = draw and rng.random() < 0.6
+        if draw:
+            drawn = False
+            complete = deal_complete(wall, rng, n_conc + 1) if tenpai else None
+            tenpai = complete is not None  # the wall could not give one: a hand dealt at random, noten
+        if complete and draw:  # a complete hand less one tile, which goes back to the wall: tenpai
+            conc = complete[:-1]
+            wall.left[kind_of(complete[-1])].append(complete[-1])
+        elif complete:
             conc, drawn = complete, True
         else:
             conc = [wall.random() for _ in range(n_conc + drawn)]
@@ -187,6 +200,8 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
 
         # concealed row: standing toward its player, or laid face up (an open hand)
         stand = rng.random() < (0.7 if (seat == 0 and framing == "corner") else 0.5)
+        if draw:  # the tenpai show their hands, the noten keep theirs standing
+            stand = not tenpai
         widths = [w if (m_i != m.get("called") or m["type"] == "ankan") else h
                   for m in melds for m_i in range(len(m["tiles"]))]
         melds_w = sum(widths) + gap * len(widths) + 6 * len(melds)
@@ -869,7 +884,8 @@ def tile_set(style_seed, shared: Path) -> tuple[SetStyle, dict]:
 
 def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner", width: int = 1024,
                  height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None,
-                 clutter_rng: np.random.Generator | None = None, win: bool = False, lamp: Lamp | None = None) -> Scene:
+                 clutter_rng: np.random.Generator | None = None, win: bool = False, lamp: Lamp | None = None,
+                 draw: bool = False) -> Scene:
     """One photo of a table.
 
     style_seed picks the tile set (scenes that share it show the same set, like one photo session; faces are then
@@ -877,14 +893,15 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
     background colour instead of a textured table; clutter_rng: things that are not tiles about the table, drawn
     from their own generator so the tiles and the photo are the same as without them (``clutter``); win: the first
     seat shows a complete hand (``build_table``); lamp: one strong light besides the room's (``Lamp``, drawn by the
-    caller from its own generator: the same tiles, labels and camera as without it; not drawn with clean=True).
+    caller from its own generator: the same tiles, labels and camera as without it; not drawn with clean=True);
+    draw: the hands as an exhaustive draw shows them (``build_table``).
     """
     if style_seed is None:
         style = sample_style(rng, shared)
         atlas = None
     else:
         style, atlas = tile_set(style_seed, shared)
-    layout = build_table(rng, style, framing, win)
+    layout = build_table(rng, style, framing, win, draw)
     cam = sample_camera(rng, framing, width, height, layout)
     if atlas is None:
         atlas = face_atlas(style, shared, rng, sorted({p.name for p in layout.tiles} | {"back"}))
@@ -915,6 +932,8 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
     table = table_json(layout, index, framing)
     if lamp is not None:
         table["lamp"] = lamp.to_dict()
+    if draw:  # the hands as an exhaustive draw shows them: the table evaluation reads the draw's payments too
+        table["deal"] = "draw"
     return Scene(cv2.cvtColor(img, cv2.COLOR_RGB2BGR), annotations, table, photo.jpeg_quality)
 
 

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from vision.layout import Tile
-from vision.table import Table, read_table, score_seat
+from vision.table import Table, draw_at, read_table, score_seat
 from vision.tiles import face_width
 
 from .evaluate import FLOOR_PX, in_frame, pair_by_overlap
@@ -69,10 +69,30 @@ def true_hands(table: dict) -> dict[int, dict]:
     return out
 
 
+def true_tenpai(hand: dict) -> bool | None:
+    """Whether a true hand in view (``true_hands``) of 13 tiles, 3 a meld, is tenpai, as an exhaustive draw would
+    find it (a wait on a kind it holds all four of is none); None for one of 14, a hand mid-turn."""
+    from rules.shanten import waits
+    from rules.tiles import kind
+
+    if len(hand["concealed"]) + 3 * len(hand["melds"]) != 13:
+        return None
+    counts = [0] * 34
+    for k in hand["concealed"]:
+        counts[kind(k)] += 1
+    held = list(counts)
+    for _, tiles, _ in hand["melds"]:
+        for k in tiles:
+            held[kind(k)] += 1
+    return bool(waits(counts, len(hand["melds"]), held))
+
+
 def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
     """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann), and
     ``offered``: the concealed tiles as each reading the readout offers would make them (``readings_that_complete``),
-    and ``sure``: whether its readout has no tile to check (``tiles_to_check``)."""
+    ``sure``: whether its readout has no tile to check (``tiles_to_check``), and ``tenpai``: whether the draw reads
+    it tenpai (``draw_at``; None when it cannot be told)."""
+    draw = {row["seat"]: row["tenpai"] for row in draw_at(table)["seats"]}
     out = []
     for seat in table.seats.values():
         if not seat.concealed and not seat.melds:
@@ -86,7 +106,7 @@ def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
         offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in scored.suggestions]
         out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, offered=offered,
                         sure=scored.readout is not None and not scored.check,  # the page calls it read surely
-                        tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
+                        tenpai=draw[seat.name], tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
     return out
 
 
@@ -105,6 +125,8 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
             totals["reread"] += 1
             totals["reread_right"] += read.tiles[k].kind == table_json["tiles"][a]["cls"]
             totals["reread_was_right"] += tiles[k].kind == table_json["tiles"][a]["cls"]
+    if table_json.get("deal") == "draw":
+        score_draw(table_json, read, to_ann, totals)
     for seat_no, t in truth.items():
         totals["hands"] += 1
         seen = [a for a in t["tiles"] if a in found]  # where a hand is lost: its tiles missed or misread
@@ -136,6 +158,11 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
                     totals["sources_right"] += m in same
                 left.remove(m if m in same else same[0])
         exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
+        if (tenpai := true_tenpai(t)) is not None:  # a hand of 13: read at an exhaustive draw, tenpai or noten
+            totals["draw_hands"] += 1
+            totals["draw_tenpai"] += tenpai
+            totals["draw_right"] += p["tenpai"] == tenpai
+            totals["draw_tenpai_right"] += tenpai and p["tenpai"] is True
         totals["hands_right"] += exact
         totals["hands_sure"] += p["sure"]
         totals["hands_sure_right"] += p["sure"] and exact
@@ -148,6 +175,44 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
             totals[f"lost, every tile read: {_why_lost(t, p)}"] += 1
         if not exact and failures is not None:
             failures.append((table_json.get("image"), seat_no, "wrong", t, p))
+
+
+def score_draw(table_json: dict, read: Table, to_ann: list[int | None], totals: collections.Counter) -> None:
+    """A scene made at an exhaustive draw (``generate --draws``): are the payments read (``draw_at``, the read
+    seat dealing) those of the true table, every seat's hand and pond as dealt, a standing hand noten?"""
+    from rules.calls import exhaustive_draw
+    from rules.context import Discard
+    from rules.tiles import Hand, Meld
+    from vision.table import OFFSET
+
+    seats = table_json["seats"]
+    owner = {it["tile"]: s["seat"] for s in seats for it in s["concealed"] + [x for m in s["melds"] for x in m["tiles"]]
+             if it["tile"] is not None}
+    own = collections.Counter(owner.get(to_ann[i]) for i, name in enumerate(read.seat_of)
+                              if name == "self" and to_ann[i] is not None)
+    own.pop(None, None)
+    totals["draw_tables"] += 1
+    if not own:  # no read hand, so no draw read: counted as given no payments
+        return
+    first = own.most_common(1)[0][0]
+
+    def cls(item):
+        return None if item is None else item["cls"]
+
+    hands, ponds = [], []
+    for k in range(4):
+        s = seats[(first + k) % 4]
+        melds = tuple(Meld(m["type"], tuple(cls(t) for t in m["tiles"]), cls(m["called"]), m["source"], cls(m["added"]))
+                      for m in s["melds"])
+        hands.append(None if s["standing"] else Hand(tuple(cls(it) for it in s["concealed"]), melds))
+        pond = [Discard(it["cls"]) for it in s["pond"]]
+        pond += [Discard(cls(m["called"]), called=True) for o in seats for m in o["melds"]
+                 if m["source"] and (o["seat"] + OFFSET[m["source"]]) % 4 == s["seat"]]
+        ponds.append(pond)
+    truth = [d.delta for d in exhaustive_draw(hands, ponds=ponds, dealer=0).seats]
+    said = [row["delta"] for row in draw_at(read)["seats"]]
+    totals["draw_tables_paid"] += None not in said  # every seat read: payments given
+    totals["draw_tables_right"] += said == truth
 
 
 def _why_lost(truth: dict, read: dict) -> str:

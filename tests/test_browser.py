@@ -410,7 +410,7 @@ def server_messages() -> list[str]:
     the server refuses."""
     from rules.tiles import HandError, parse_hand
     from test_layout import W, lay_row
-    from test_table import draw_table
+    from test_table import WHOLE_POND, draw_table
     from vision.image import ImageError, decode_image
     from vision.pipeline import table_json
     from vision.table import read_table, score_table
@@ -431,7 +431,8 @@ def server_messages() -> list[str]:
         say(score_table(read_table(lay_row(spec, 0, origin=(150.0, 700.0)))))
     win = read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0)))
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
-    say(score_table(read_table(draw_table(left_pond="1m 9p 1z 5z 9s 2z"))))  # nagashi mangan at the draw
+    for pond in (WHOLE_POND, WHOLE_POND[:17]):  # nagashi mangan at the draw, and a pond too short to say
+        say(score_table(read_table(draw_table(left_pond=pond))))
     say(score_table(read_table([])))
     say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
     say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",

@@ -221,6 +221,35 @@ def test_wins_deal_the_first_seat_a_complete_hand_with_its_winning_tile_set_apar
         assert max(Counter("5" + n[1] if n[0] == "0" else n for n in names).values()) <= 4
 
 
+def test_draws_deal_thirteen_tiles_a_seat_the_tenpai_laid_face_up_the_noten_standing(shared):
+    """An exhaustive draw as a photo shows it: every hand 13 tiles (3 a meld), each seat tenpai with its hand laid
+    face up or standing (its back to the others), and full ponds (a player discards about 17 times a hand)."""
+    from datasets.scenes import build_table
+    from datasets.tiles import sample_style
+    from rules.shanten import shanten
+    from rules.tiles import counts34
+
+    seen = Counter()
+    for k in range(12):
+        rng = np.random.default_rng([34, k])
+        layout = build_table(rng, sample_style(rng, shared), "table", draw=True)
+        names = [t.name for t in layout.tiles]
+        for s in layout.table["seats"]:
+            concealed = [names[i] for i in s["concealed"]]
+            assert s["drawn"] is None and len(concealed) + 3 * len(s["melds"]) == 13
+            assert len(s["pond"]) >= 13
+            if not s["standing"]:
+                assert shanten(counts34(concealed), len(s["melds"])) == 0, concealed  # tenpai, shown
+            seen[s["standing"]] += 1
+        assert max(Counter("5" + n[1] if n[0] == "0" else n for n in names).values()) <= 4
+    assert seen[True] and seen[False]  # both kinds of seat among the 48
+
+
+def test_wins_and_draws_are_not_asked_together(shared, tmp_path):
+    with pytest.raises(SystemExit):
+        generate.main(["--out", str(tmp_path), "--n", "1", "--wins", "--draws", "--shared", str(shared)])
+
+
 def test_clutter_draws_things_that_are_not_tiles_and_leaves_the_tiles_as_they_were(shared, tmp_path):
     args = ["--n", "2", "--seed", "60", "--imgsz", "320", "--framing", "corner", "--workers", "1", "--shared",
             str(shared), "--format", "obb"]
@@ -808,7 +837,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     assert white == [False, False, True]
     generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
-    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False, 0.0))
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False, 0.0, False))
     tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
     labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
     white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]

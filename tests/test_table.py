@@ -475,12 +475,18 @@ def test_a_problem_says_whose_tiles_it_is_about():
 def draw_table(left_pond: str = "") -> list[Tile]:
     """Four hands shown at the end of the wall: self tenpai on 1z and 5z, the right seat noten face up, the seat
     across with its 13 tiles face down, the left seat tenpai on 9m beside a pon; and, given, the left seat's
-    pond."""
+    pond, in rows of six from its hand toward the centre."""
     tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
     tiles += lay_row("1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z", -90, origin=(760.0, 760.0))
     tiles += lay_row("# # # # # # # # # # # # #", 180, origin=(620.0, 120.0))
     tiles += lay_row("2m 3m 4m 5p 6p 7p 2s 3s 4s 9m | 7z> 7z 7z", 90, origin=(60.0, 160.0))
-    return tiles + (lay_row(left_pond, 90, origin=(60.0 + H + 60, 260.0)) if left_pond else [])
+    pond = left_pond.split()
+    for row in range(0, len(pond), 6):
+        tiles += lay_row(" ".join(pond[row:row + 6]), 90, origin=(120.0 + H + 5 * (row // 6) * (H + 1), 260.0))
+    return tiles
+
+
+WHOLE_POND = "1m 9p 1z 5z 9s 2z 9m 1p 3z 4z 7z 6z"  # twelve discards, every one a terminal or an honour
 
 
 def test_at_an_exhaustive_draw_each_seat_is_tenpai_or_noten_and_pays_so():
@@ -499,10 +505,19 @@ def test_at_an_exhaustive_draw_each_seat_is_tenpai_or_noten_and_pays_so():
     ("S", [-4000, -4000, -4000, 12000]),  # self sits south, so the left seat deals: 4,000 from each
 ])
 def test_nagashi_mangan_at_the_draw_is_paid_as_a_tsumo_by_who_deals(seat_wind, deltas):
-    out = score_table(read_table(draw_table(left_pond="1m 9p 1z 5z 9s 2z")), Context(seat_wind=seat_wind))
+    out = score_table(read_table(draw_table(left_pond=WHOLE_POND)), Context(seat_wind=seat_wind))
     assert [row["delta"] for row in out["draw"]["seats"]] == deltas
     assert [row["nagashi"] for row in out["draw"]["seats"]] == [False, False, False, True]
     assert out["draw"]["notes"] == ["left: nagashi mangan, paid as a tsumo instead of the noten payments"]
+
+
+def test_a_short_pond_of_terminals_is_no_nagashi_mangan_but_says_so():
+    """Six discards, all terminals and honours: at the wall's end a player has discarded about seventeen times, so
+    the rest of the pond is out of view or unread, and a mangan is not paid on it; the noten payments are."""
+    out = score_table(read_table(draw_table(left_pond=WHOLE_POND[:17])))
+    assert [row["delta"] for row in out["draw"]["seats"]] == [1500, -1500, -1500, 1500]
+    assert out["draw"]["notes"] == ["left: the pond shows only terminals and honours, none called, but 6 discards: "
+                                    "nagashi mangan needs the whole pond in view (at least 12)"]
 
 
 def test_a_draw_with_a_hand_out_of_view_says_whose_and_pays_nothing_yet():

@@ -719,13 +719,16 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
         return Scored(problems=[Problem(str(e), where, seat)], notes=notes)
 
 
+NAGASHI_MIN_DISCARDS = 12  # at the wall's end each player has discarded about 17 times (calls skip some turns)
+
+
 def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
     """The exhaustive draw as the photo shows it, seats in the order of play from ``seat`` (the dealer from the
     context's seat wind, which is ``seat``'s): each seat's hand shown and tenpai or not, a hand standing with its
     back to the camera noten (at a draw the tenpai players show theirs), and, once every seat is accounted for,
     the noten payments or nagashi mangan (``rules.calls.exhaustive_draw``); ``delta`` None while a seat's hand
     is not in view or cannot be read (``why`` says which)."""
-    from rules.calls import exhaustive_draw
+    from rules.calls import exhaustive_draw, is_nagashi
     from rules.context import Context
     from rules.tiles import HandError
 
@@ -753,7 +756,16 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
             row["why"] = "no hand in view"
         hands.append(hand)
         rows.append(row)
-    ponds = [seat_discards(table, name) for name in order]
+    # nagashi mangan only where the photo shows a whole pond: a few terminals in a short one (a pond cut by the
+    # frame or half read) is no claim to a mangan
+    ponds, short = [], []
+    for name in order:
+        discards = seat_discards(table, name)
+        whole = len(discards) >= NAGASHI_MIN_DISCARDS
+        ponds.append(discards if whole else [])
+        if not whole and is_nagashi(discards) and ctx.ruleset.nagashi_mangan:
+            short.append(f"{name}: the pond shows only terminals and honours, none called, but {len(discards)} "
+                         f"discards: nagashi mangan needs the whole pond in view (at least {NAGASHI_MIN_DISCARDS})")
     try:
         result = exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=-"ESWN".index(ctx.seat_wind) % n)
     except HandError as e:  # the readout of the scored seat stands; the draw says why it has none
@@ -765,7 +777,7 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
         if known:
             row["delta"] = got.delta
     notes = [re.sub(r"^seat (\d+):", lambda m: order[int(m[1])] + ":", note) for note in result.notes]
-    return {"seats": rows, "notes": notes if known else []}
+    return {"seats": rows, "notes": (notes if known else []) + short}
 
 
 def score_table(table: Table, ctx=None, seat: str = "self") -> dict:

@@ -221,6 +221,8 @@ const MESSAGES_JA = [
   [/^no tiles found in the photo$/, () => "写真に牌が見つかりません"],
   [/^no hand in view$/, () => "手牌が写っていません"],
   [/^(\d+) tiles: a hand at the draw holds 13, counting 3 per meld$/, (m) => `${m[1]}枚です。流局時の手牌は副露を1組3枚と数えて13枚です`],
+  [/^(self|right|across|left): the pond shows only terminals and honours, none called, but (\d+) discards: nagashi mangan needs the whole pond in view \(at least (\d+)\)$/,
+    (m) => `${t(m[1])}: 河は幺九牌だけで鳴かれてもいませんが、${m[2]}枚しか見えません。流し満貫には河全体（${m[3]}枚以上）が写っている必要があります`],
   [/^(self|right|across|left): nagashi mangan, paid as a tsumo instead of the noten payments$/,
     (m) => `${t(m[1])}: 流し満貫。ノーテン罰符の代わりにツモの満貫として払います`],
   [/^(pon|daiminkan|kakan|ankan) ([0-9mpsz']+) is not (\d+) of the same tile$/, (m) => `${t(m[1])} ${m[2]} は同じ牌${m[3]}枚ではありません`],
