@@ -56,7 +56,8 @@ def report(name: str, t: dict, read: bool = True) -> None:
               f"{pct(t.get('hands_right', 0) - right, t['hands'] - sure)}")
     if t.get("draw_hands"):
         print(f"    hands of 13 read tenpai or noten right at an exhaustive draw (vision.table.draw_at): "
-              f"{pct(t['draw_right'], t['draw_hands'])}; of the tenpai ones {pct(t['draw_tenpai_right'], t['draw_tenpai'])}")
+              f"{pct(t['draw_right'], t['draw_hands'])}; "
+              f"of the tenpai ones {pct(t['draw_tenpai_right'], t['draw_tenpai'])}")
     if t.get("draw_tables"):
         paid, right = t.get("draw_tables_paid", 0), t.get("draw_tables_right", 0)
         print(f"    tables made at an exhaustive draw: payments (noten or nagashi mangan) given for "

@@ -58,7 +58,8 @@ def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, cl
     light_rng = np.random.default_rng([seed, index, 5])
     lamp = Lamp.sample(light_rng) if light_rng.random() < harsh_light else None
     return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index),
-                        clutter_rng=clutter_rng if clutter_rng.random() < clutter else None, win=wins, lamp=lamp, draw=draws)
+                        clutter_rng=clutter_rng if clutter_rng.random() < clutter else None, win=wins, lamp=lamp,
+                        draw=draws)
 
 
 def style_seed(seed: int, index: int) -> list[int]:

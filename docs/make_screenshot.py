@@ -3,8 +3,9 @@ models in headless Chromium, as a user would see it.
 
 The scene is the first of the winning snapshots of ``--seed`` (``datasets.generate --wins``, the README's
 "winning snapshots" seed) whose own hand the pipeline reads exactly right, as a win with no furiten, no problem
-about its tiles and no tile to check: the picture shows what the page draws, not how often a reading is right (the README's
-tables say that). Chromium and chromedriver as the browser tests use them (``tests/browser_helpers.py``).
+about its tiles and no tile to check: the picture shows what the page draws, not how often a reading is right
+(the README's tables say that). Chromium and chromedriver as the browser tests use them
+(``tests/browser_helpers.py``).
 
     python docs/make_screenshot.py [--shared ../shared] [--seed 80] [--out docs/screenshot-snapshot.jpg]
 """

@@ -487,7 +487,8 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
     screenshot(page, "draw")
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
-        across = wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text)
+        across = wait_for(page, lambda d: d.find_element(
+            By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text)
         assert across.startswith("対面 不聴") and "手牌を伏せている" in across
     finally:
         page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
