@@ -15,7 +15,7 @@ from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
 from vision.cli import format_table
 from vision.layout import Tile
 from vision.tiles import _upward
-from vision.table import read_table, score_table, sorted_hand
+from vision.table import draw_at, read_table, score_table, sorted_hand
 
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z (shanpon)
 
@@ -518,6 +518,22 @@ def test_a_short_pond_of_terminals_is_no_nagashi_mangan_but_says_so():
     assert [row["delta"] for row in out["draw"]["seats"]] == [1500, -1500, -1500, 1500]
     assert out["draw"]["notes"] == ["left: the pond shows only terminals and honours, none called, but 6 discards: "
                                     "nagashi mangan needs the whole pond in view (at least 12)"]
+
+
+def standing_backs(x: float, y0: float, n: int = 13, across: float = 21.0, along: float = 32.0) -> list[Tile]:
+    """A hand standing with its back to the camera, down the photo's right side, as the detector boxes it: seen
+    from above and behind, each back is foreshortened, longer along its row (32 px) than across it (21 px)."""
+    ys = [y0 + k * (along + 1) for k in range(n)]
+    return [Tile("back", ((x, y), (x + across, y), (x + across, y + along), (x, y + along))) for y in ys]
+
+
+@pytest.mark.parametrize("degrees", [0, 90, 233])
+def test_a_hand_standing_back_to_the_camera_is_one_hidden_hand_though_each_back_looks_across_it(degrees):
+    """A face-down tile's row was guessed along its short side, right for a wall's lying tiles but across the row
+    for standing ones seen from behind: each back stood alone, the seat had no hand, and a draw could not pay."""
+    table = read_table(turn(lay_row(SELF_HAND, 0, origin=(200.0, 700.0)) + standing_backs(800.0, 150.0), degrees))
+    assert table.seats["right"].hidden == 13 and table.problems == []
+    assert [row["shown"] for row in draw_at(table)["seats"]] == ["hand", "hidden", "none", "none"]
 
 
 def test_a_draw_with_a_hand_out_of_view_says_whose_and_pays_nothing_yet():

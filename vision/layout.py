@@ -294,10 +294,32 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
             if find(j) != find(i) and _side_by_side(polygons, centers, np.array([[i, j]]), row[None], max_gap,
                                                      0.4)[0]:
                 parent[find(i)] = find(j)
+    # a hand standing with its back to the camera: seen from above and behind, each back is longer along its
+    # row than across it (foreshortened), so its short side guessed the row across the true one and every back
+    # is alone. Face-down tiles still alone join each other along their long sides
+    alone = Counter(find(i) for i in range(len(tiles)))
+    lone_backs = {i for i, t in enumerate(tiles) if t.kind == "back" and alone[find(i)] == 1}
+    long_axis = {i: _long_axis(tiles[i]) for i in lone_backs}
+    for i in sorted(lone_backs):
+        for j in near[i]:
+            if j not in lone_backs or find(j) == find(i) or abs(float(long_axis[i] @ long_axis[j])) < 0.8:
+                continue
+            row = long_axis[i] + np.sign(float(long_axis[i] @ long_axis[j])) * long_axis[j]
+            if _side_by_side(polygons, centers, np.array([[i, j]]), (row / np.linalg.norm(row))[None], max_gap,
+                             0.4)[0]:
+                parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(tiles)):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
+def _long_axis(tile: Tile) -> np.ndarray:
+    """The direction of a tile's longer side, as a unit vector."""
+    c = tile.corners
+    w, h = tile.size
+    v = (c[3] - c[0]) if w <= h else (c[1] - c[0])
+    return v / (np.linalg.norm(v) + 1e-9)
 
 
 def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:
