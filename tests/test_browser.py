@@ -449,8 +449,9 @@ def server_messages() -> list[str]:
 
 
 def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(page):
-    """The server writes its problems, notes and errors in English; a Japanese page said them so, among Japanese
-    words. Left in Latin letters: tiles in notation, the suit letters, what the user typed (in 「」), file formats."""
+    """The server writes its problems, notes and errors in English; until session 73 a Japanese page showed them so,
+    among Japanese words. Left in Latin letters: tiles in notation, the suit letters, what the user typed (in 「」),
+    file formats."""
     messages = server_messages()
     assert len(messages) >= 25, messages  # the tables and inputs above still give what they were made to give
     load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
