@@ -430,11 +430,13 @@ def nagashi_payments(seat: int, dealer: int, ruleset: Ruleset = TENHOU) -> list[
 
 
 def exhaustive_draw(hands_by_seat: Sequence[Hand | str | None], ruleset: Ruleset = TENHOU, *,
-                    ponds: Sequence[Sequence[Discard]] | None = None, dealer: int = 0) -> DrawResult:
+                    ponds: Sequence[Sequence[Discard]] | None = None, dealer: int = 0,
+                    names: Sequence[str] | None = None) -> DrawResult:
     """The end of the wall: each seat tenpai or noten (a hand whose only waits are tiles it holds all four
     of is noten; None, a hand not shown, is noten: at a draw the tenpai players show theirs) and the score
     changes: noten payments, or, if ``nagashi_mangan`` and some pond (``ponds``, by seat) qualifies, a mangan
-    paid as a tsumo to each such player instead."""
+    paid as a tsumo to each such player instead. ``names``: what the notes call each seat (``seat N`` if not
+    given)."""
     _check_seats(hands_by_seat, ruleset, "hands by seat")
     if not 0 <= dealer < ruleset.players:
         raise HandError(f"dealer seat must be 0..{ruleset.players - 1}, not {dealer}")
@@ -450,7 +452,8 @@ def exhaustive_draw(hands_by_seat: Sequence[Hand | str | None], ruleset: Ruleset
         delta = [0] * ruleset.players
         for seat in (s for s, yes in enumerate(nagashi) if yes):
             delta = [a + b for a, b in zip(delta, nagashi_payments(seat, dealer, ruleset))]
-            notes.append(f"seat {seat}: nagashi mangan, paid as a tsumo instead of the noten payments")
+            who = names[seat] if names else f"seat {seat}"
+            notes.append(f"{who}: nagashi mangan, paid as a tsumo instead of the noten payments")
     else:
         delta = noten_payments(tenpai, ruleset)
     seats = tuple(SeatDraw(s, tenpai[s], tuple(KINDS[k] for k in waits[s]), nagashi[s], delta[s])

@@ -138,13 +138,19 @@ def _row_direction(tile: Tile) -> np.ndarray:
     """The direction a row of such tiles runs, as a unit vector: along the glyph's top edge (seen aslant, a
     standing tile's face is a sheared parallelogram whose top edge still runs along its row); a face-down tile
     has no glyph, so its short side stands in."""
-    c = tile.corners
     if tile.kind != "back":
         v = tile.edges[0]
-    else:
-        w, h = tile.size
-        v = (c[1] - c[0]) if w <= h else (c[3] - c[0])
-    return v / (np.linalg.norm(v) + 1e-9)
+        return v / (np.linalg.norm(v) + 1e-9)
+    return _sides(tile)[0]
+
+
+def _sides(tile: Tile) -> tuple[np.ndarray, np.ndarray]:
+    """The directions of a tile's shorter and its longer side, as unit vectors."""
+    c = tile.corners
+    w, h = tile.size
+    top, side = c[1] - c[0], c[3] - c[0]
+    short, long = (top, side) if w <= h else (side, top)
+    return short / (np.linalg.norm(short) + 1e-9), long / (np.linalg.norm(long) + 1e-9)
 
 
 QUARTER_REACH = 2.0  # neighbours within this many of a quarter-turn-alike tile's long sides say its row
@@ -299,10 +305,10 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     # is alone. Face-down tiles still alone join each other along their long sides
     alone = Counter(find(i) for i in range(len(tiles)))
     lone_backs = {i for i, t in enumerate(tiles) if t.kind == "back" and alone[find(i)] == 1}
-    long_axis = {i: _long_axis(tiles[i]) for i in lone_backs}
+    long_axis = {i: _sides(tiles[i])[1] for i in lone_backs}
     for i in sorted(lone_backs):
-        for j in near[i]:
-            if j not in lone_backs or find(j) == find(i) or abs(float(long_axis[i] @ long_axis[j])) < 0.8:
+        for j in near[i]:  # each pair once
+            if j <= i or j not in lone_backs or find(j) == find(i) or abs(float(long_axis[i] @ long_axis[j])) < 0.8:
                 continue
             row = long_axis[i] + np.sign(float(long_axis[i] @ long_axis[j])) * long_axis[j]
             if _side_by_side(polygons, centers, np.array([[i, j]]), (row / np.linalg.norm(row))[None], max_gap,
@@ -312,14 +318,6 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     for i in range(len(tiles)):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
-
-
-def _long_axis(tile: Tile) -> np.ndarray:
-    """The direction of a tile's longer side, as a unit vector."""
-    c = tile.corners
-    w, h = tile.size
-    v = (c[3] - c[0]) if w <= h else (c[1] - c[0])
-    return v / (np.linalg.norm(v) + 1e-9)
 
 
 def line_up(tiles: list[Tile], members: list[int]) -> np.ndarray:

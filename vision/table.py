@@ -27,7 +27,6 @@ face down noten, and the noten payments once every seat is accounted for.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -748,10 +747,11 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
             row["shown"] = "hand"
             try:
                 hand, _ = hand_of(table, name)
-                if hand.size != 13:
-                    raise HandError(f"{hand.size} tiles: a hand at the draw holds 13, counting 3 per meld")
             except HandError as e:
-                row["why"], hand = str(e), None
+                row["why"] = str(e)
+            else:
+                if hand.size != 13:
+                    row["why"], hand = f"{hand.size} tiles: a hand at the draw holds 13, counting 3 per meld", None
         else:
             row["why"] = "no hand in view"
         hands.append(hand)
@@ -767,7 +767,8 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
             short.append(f"{name}: the pond shows only terminals and honours, none called, but {len(discards)} "
                          f"discards: nagashi mangan needs the whole pond in view (at least {NAGASHI_MIN_DISCARDS})")
     try:
-        result = exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=-"ESWN".index(ctx.seat_wind) % n)
+        result = exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=-"ESWN".index(ctx.seat_wind) % n,
+                                 names=order)
     except HandError as e:  # the readout of the scored seat stands; the draw says why it has none
         return {"seats": rows, "notes": [str(e)]}
     known = all(row["why"] is None for row in rows)
@@ -776,8 +777,7 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
             row.update(tenpai=got.tenpai, waits=list(got.waits), nagashi=got.nagashi)
         if known:
             row["delta"] = got.delta
-    notes = [re.sub(r"^seat (\d+):", lambda m: order[int(m[1])] + ":", note) for note in result.notes]
-    return {"seats": rows, "notes": (notes if known else []) + short}
+    return {"seats": rows, "notes": (list(result.notes) if known else []) + short}
 
 
 def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
