@@ -431,29 +431,45 @@ def nagashi_payments(seat: int, dealer: int, ruleset: Ruleset = TENHOU) -> list[
 
 def exhaustive_draw(hands_by_seat: Sequence[Hand | str | None], ruleset: Ruleset = TENHOU, *,
                     ponds: Sequence[Sequence[Discard]] | None = None, dealer: int = 0,
-                    names: Sequence[str] | None = None) -> DrawResult:
+                    names: Sequence[str] | None = None,
+                    declared: Sequence[bool | None] | None = None) -> DrawResult:
     """The end of the wall: each seat tenpai or noten (a hand whose only waits are tiles it holds all four
     of is noten; None, a hand not shown, is noten: at a draw the tenpai players show theirs) and the score
     changes: noten payments, or, if ``nagashi_mangan`` and some pond (``ponds``, by seat) qualifies, a mangan
-    paid as a tsumo to each such player instead. ``names``: what the notes call each seat (``seat N`` if not
-    given)."""
+    paid as a tsumo to each such player instead. ``declared``, by seat: what a player declared, True tenpai,
+    False noten, None as the hand says; it stands over the hand (a tenpai player may declare noten and keep it
+    face down; a hand declared tenpai but not tenpai is noted). ``names``: what the notes call each seat
+    (``seat N`` if not given)."""
     _check_seats(hands_by_seat, ruleset, "hands by seat")
     if not 0 <= dealer < ruleset.players:
         raise HandError(f"dealer seat must be 0..{ruleset.players - 1}, not {dealer}")
     waits = [[] if h is None else hand_waits(_hand(h)) for h in hands_by_seat]
     tenpai = [bool(w) for w in waits]
+    notes = []
+
+    def who(seat: int) -> str:
+        return names[seat] if names else f"seat {seat}"
+
+    if declared is not None:
+        _check_seats(declared, ruleset, "declarations by seat")
+        for seat, said in enumerate(declared):
+            if said is None:
+                continue
+            if said and hands_by_seat[seat] is not None and not tenpai[seat]:
+                notes.append(f"{who(seat)}: declared tenpai, but its hand is not tenpai")
+            tenpai[seat] = bool(said)
+            if not said:
+                waits[seat] = []
     nagashi = [False] * ruleset.players
     if ponds is not None:
         _check_seats(ponds, ruleset, "ponds by seat")
         if ruleset.nagashi_mangan:
             nagashi = [is_nagashi(p) for p in ponds]
-    notes = []
     if any(nagashi):
         delta = [0] * ruleset.players
         for seat in (s for s, yes in enumerate(nagashi) if yes):
             delta = [a + b for a, b in zip(delta, nagashi_payments(seat, dealer, ruleset))]
-            who = names[seat] if names else f"seat {seat}"
-            notes.append(f"{who}: nagashi mangan, paid as a tsumo instead of the noten payments")
+            notes.append(f"{who(seat)}: nagashi mangan, paid as a tsumo instead of the noten payments")
     else:
         delta = noten_payments(tenpai, ruleset)
     seats = tuple(SeatDraw(s, tenpai[s], tuple(KINDS[k] for k in waits[s]), nagashi[s], delta[s])

@@ -123,6 +123,10 @@ class TableRequest(BaseModel):
     context: ContextIn = Field(default_factory=ContextIn)
     ruleset: str = Field("tenhou", description=RULESET_HELP)
     seat: SeatName = "self"
+    draw_declared: dict[SeatName, bool] = Field(
+        default_factory=dict, examples=[{"left": False}],
+        description="at an exhaustive draw, what a seat declared: true tenpai, false noten. It stands over the "
+                    "photo: a seat out of view, a hand misread, a tenpai player who declared noten")
 
 
 class ScoreRequest(BaseModel):
@@ -293,7 +297,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
         ctx = to_context(req.context, req.ruleset)
-        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx))
+        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx), req.draw_declared)
 
     feed = None
     if camera is not None:

@@ -1,8 +1,8 @@
 """Live mode: camera frames in, a stable table and readout out, at the rate this CPU keeps up with.
 
 The browser sends JPEG frames over the WebSocket ``/api/live`` (binary messages) and its options as JSON text
-messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false, "profile": null}``, any
-time). Frames are
+messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false, "profile": null,
+"draw_declared": {}}``, any time; ``draw_declared`` as in ``/api/table``). Frames are
 never queued: the socket's reader keeps only the newest one, and the worker takes the newest when it is free,
 so a slow machine drops frames instead of falling behind; each answer says how many were dropped. The page
 sends its next frame when an answer arrives, so little is dropped in practice.
@@ -49,7 +49,7 @@ class LiveReader:
         the next frame is still read (a seat accepted unchecked would fail every frame after)."""
         from rules.ruleset import PRESETS
         from server.app import check_seat
-        from vision.table import SEATS
+        from vision.table import SEATS, check_declared
         from vision.tracker import TileTracker
 
         if not isinstance(options, dict):
@@ -72,9 +72,13 @@ class LiveReader:
             self.finder.profile(profile)
         ctx = self.to_context(context or {}, ruleset)
         check_seat(seat, ctx)
+        declared = options.get("draw_declared") or {}
+        if declared:
+            check_declared(declared, ctx.ruleset)
         if mirrored != self.mirrored:  # every tile moves: the old tracks would show beside
             self.tracker = TileTracker()  # the new ones for a second and a half
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored
+        self.draw_declared = declared
 
     def read(self, image) -> dict:
         import cv2
@@ -89,7 +93,7 @@ class LiveReader:
         self.frames += 1
         tiles = self.finder.find(image, profile=self.profile, small_pass=small_pass)
         stable = self.tracker.update(tiles, time.monotonic())
-        return table_json(read_table(stable), self.ctx, self.seat, w, h, self.mirrored)
+        return table_json(read_table(stable), self.ctx, self.seat, w, h, self.mirrored, self.draw_declared)
 
 
 class Camera:

@@ -266,6 +266,22 @@ def test_an_uploaded_photo_is_never_spooled_to_disk(client, monkeypatch):
     assert made == [] and r.status_code in (200, 422)
 
 
+def test_table_takes_what_seats_declared_at_the_draw(client):
+    """The seat across is out of the photo, so the draw pays nothing until the referee says it declared noten."""
+    from test_table import draw_table
+
+    tiles = [{"kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in draw_table(across=False)]
+    out = client.post("/api/table", json={"tiles": tiles}).json()
+    assert [row["delta"] for row in out["draw"]["seats"]] == [None] * 4
+    out = client.post("/api/table", json={"tiles": tiles, "draw_declared": {"across": False}}).json()
+    assert [(row["seat"], row["delta"]) for row in out["draw"]["seats"]] == [
+        ("self", 1500), ("right", -1500), ("across", -1500), ("left", 1500)]
+    r = client.post("/api/table", json={"tiles": tiles, "draw_declared": {"across": "noten"}})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "draw_declared", "across"]
+    r = client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma", "draw_declared": {"across": False}})
+    assert r.status_code == 422 and r.json()["error"].startswith("declared at the draw: no seat 'across'")
+
+
 def test_seat_across_in_a_three_player_ruleset_is_refused_up_front(client):
     """Nobody sits across in sanma: the table was read and answered 'no face-up hand in view for seat across'."""
     tiles = _tiles_json("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z")

@@ -21,6 +21,7 @@ from rules.scoring import score_win
 from rules.tiles import parse_hand
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
 
@@ -406,8 +407,8 @@ def server_messages() -> list[str]:
     hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
     sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
     with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi,
-    no tiles, no hand, a hand cut by the edge, each seat at a draw), and the errors of typed hands and photos
-    the server refuses."""
+    no tiles, no hand, a hand cut by the edge, each seat at a draw, declarations there), and the errors of
+    typed hands and photos the server refuses."""
     from rules.tiles import HandError, parse_hand
     from test_layout import W, lay_row
     from test_table import WHOLE_POND, draw_table
@@ -433,6 +434,8 @@ def server_messages() -> list[str]:
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
     for pond in (WHOLE_POND, WHOLE_POND[:17]):  # nagashi mangan at the draw, and a pond too short to say
         say(score_table(read_table(draw_table(left_pond=pond))))
+    # declared at the draw: a noten hand tenpai, a riichi hand noten
+    say(score_table(read_table(draw_table(left_pond="2m 3m> 4m")), draw_declared={"right": True, "left": False}))
     say(score_table(read_table([])))
     say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
     say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",
@@ -486,6 +489,18 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
         By.CSS_SELECTOR, "img")] == ["9m"]
     assert "hand face down" in page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text
     screenshot(page, "draw")
+
+    def deltas(d):
+        rows = d.find_elements(By.CSS_SELECTOR, "#readout tr.draw-seat")
+        return [r.find_element(By.CSS_SELECTOR, ".delta").text for r in rows]
+
+    # self, tenpai as read, declares noten: the left seat alone is tenpai, and the page asks the server again
+    Select(page.find_element(By.CSS_SELECTOR, 'select.declare[data-seat="self"]')).select_by_value("noten")
+    wait_for(page, lambda d: deltas(d) == ["-1000", "-1000", "-1000", "+3000"])
+    assert page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="self"]').get_attribute(
+        "data-tenpai") == "false"
+    Select(page.find_element(By.CSS_SELECTOR, 'select.declare[data-seat="self"]')).select_by_value("")
+    wait_for(page, lambda d: deltas(d) == ["+1500", "-1500", "-1500", "+1500"])
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         across = wait_for(page, lambda d: d.find_element(

@@ -246,6 +246,22 @@ def test_a_hand_not_shown_at_the_draw_is_noten():
     assert [s.delta for s in result.seats] == [1500, -1500, -1500, 1500] and result.seats[1].waits == ()
 
 
+def test_what_a_player_declares_at_the_draw_stands_over_the_hand():
+    # A tenpai player may declare noten and keep the hand hidden: seat 0 pays as noten though its hand waits on
+    # 1m and 4m, and seat 1, its hand not given, declared tenpai, takes the 3,000 with seat 3.
+    result = exhaustive_draw([TENPAI, None, NOTEN, TENPAI], TENHOU, declared=[False, True, None, None])
+    assert [s.tenpai for s in result.seats] == [False, True, False, True]
+    assert [s.delta for s in result.seats] == [-1500, 1500, -1500, 1500]
+    assert result.seats[0].waits == () and result.seats[3].waits == ("1m", "4m") and result.notes == ()
+    # A noten hand declared tenpai counts as declared, and the notes say the hand does not bear it out.
+    result = exhaustive_draw([NOTEN, NOTEN, NOTEN, NOTEN], TENHOU, declared=[None, None, True, None],
+                             names=["self", "right", "across", "left"])
+    assert [s.delta for s in result.seats] == [-1000, -1000, 3000, -1000]
+    assert result.notes == ("across: declared tenpai, but its hand is not tenpai",)
+    with pytest.raises(HandError, match="declarations by seat: one entry per seat, 4 seats, not 3"):
+        exhaustive_draw([TENPAI, None, NOTEN, TENPAI], TENHOU, declared=[None, None, None])
+
+
 def test_noten_payments_three_players():
     # Three players, 2000 in all: one tenpai takes 1000 from each; two tenpai take 1000 each from one.
     assert noten_payments([True, False, False], TENHOU_SANMA) == [2000, -1000, -1000]

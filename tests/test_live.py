@@ -52,6 +52,10 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     ('{"seat": "bogus"}', "seat must be one of self, right, across, left"), ('{"seat": 3}', "seat must be one of"),
     ('{"mirrored": "false"}', "mirrored must be true or false"), ('{"profile": 5}', "profile must be"),
     ('{"context": []}', "context must be a JSON object"),
+    ('{"draw_declared": {"left": "noten"}}', "declared at the draw: left must be true (tenpai) or false (noten)"),
+    ('{"draw_declared": ["left"]}', "send what seats declared at the draw as an object"),
+    ('{"ruleset": "tenhou-sanma", "seat": "left", "draw_declared": {"across": false}}',
+     "declared at the draw: no seat 'across' at this table (its seats: self, right, left)"),
     ('{"context": {"seat_wind": "X"}}', "options not applied: context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),
     ("[" * 100_000 + "]" * 100_000, "the JSON is nested too deeply"),
     ('{"ruleset": "tenhou-sanma", "seat": "across"}', "seat across: in tenhou-sanma three players sit self, right"),  # the parser's RecursionError ended the stream

@@ -3,6 +3,7 @@
 Tables are laid out by hand with ``lay_row`` (upright tiles 30 x 40 px): the read hand at the bottom, the
 other seats' rows turned to face their owners, then the whole photo turned or mirrored."""
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 import vision.table
 from rules.context import Context
+from rules.ruleset import TENHOU, TENHOU_SANMA
 from test_layout import H, lay_row, rotated
 from vision.classes import QUARTER_SYMMETRIC, SYMMETRIC
 from vision.cli import format_table
@@ -472,13 +474,14 @@ def test_a_problem_says_whose_tiles_it_is_about():
         format_table(out).splitlines()
 
 
-def draw_table(left_pond: str = "") -> list[Tile]:
+def draw_table(left_pond: str = "", across: bool = True) -> list[Tile]:
     """Four hands shown at the end of the wall: self tenpai on 1z and 5z, the right seat noten face up, the seat
-    across with its 13 tiles face down, the left seat tenpai on 9m beside a pon; and, given, the left seat's
-    pond, in rows of six from its hand toward the centre."""
+    across with its 13 tiles face down (unless ``across`` is false: out of view), the left seat tenpai on 9m beside
+    a pon; and, given, the left seat's pond, in rows of six from its hand toward the centre."""
     tiles = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
     tiles += lay_row("1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z", -90, origin=(760.0, 760.0))
-    tiles += lay_row("# # # # # # # # # # # # #", 180, origin=(620.0, 120.0))
+    if across:
+        tiles += lay_row("# # # # # # # # # # # # #", 180, origin=(620.0, 120.0))
     tiles += lay_row("2m 3m 4m 5p 6p 7p 2s 3s 4s 9m | 7z> 7z 7z", 90, origin=(60.0, 160.0))
     pond = left_pond.split()
     for row in range(0, len(pond), 6):
@@ -542,6 +545,47 @@ def test_a_draw_with_a_hand_out_of_view_says_whose_and_pays_nothing_yet():
     assert seats["self"]["tenpai"] is True and seats["right"]["shown"] == "hidden"
     assert seats["across"]["why"] == "no hand in view" and seats["across"]["tenpai"] is None
     assert all(row["delta"] is None for row in out["draw"]["seats"])
+
+
+@pytest.mark.parametrize("declared, deltas", [
+    ({"across": False}, [1500, -1500, -1500, 1500]),
+    ({"across": True}, [1000, -3000, 1000, 1000]),  # three tenpai: the one noten pays 1,000 to each
+])
+def test_what_a_seat_out_of_view_declared_lets_the_draw_pay(declared, deltas):
+    """The seat across is out of the photo: its hand cannot be read, so the draw paid nothing until a referee
+    said what that player declared."""
+    table = read_table(draw_table(across=False))
+    assert [row["delta"] for row in draw_at(table)["seats"]] == [None] * 4
+    seats = draw_at(table, declared=declared)["seats"]
+    assert [row["delta"] for row in seats] == deltas
+    assert (seats[2]["declared"], seats[2]["tenpai"], seats[2]["why"]) == (declared["across"], declared["across"],
+                                                                          "no hand in view")
+    out = score_table(table, draw_declared=declared)
+    said = "tenpai (declared)" if declared["across"] else "noten (declared)"
+    assert f"    across  {said} {deltas[2]:+d}" in format_table(out, draw=True).splitlines()
+
+
+def test_a_tenpai_player_may_declare_noten_but_not_in_riichi_unremarked():
+    """A tenpai hand declared noten pays as noten; where the seat's pond shows its riichi tile the notes say that a
+    riichi hand noten at the draw is to be checked (a misread hand, or a false riichi)."""
+    seats = draw_at(read_table(draw_table()), declared={"self": False})["seats"]
+    assert [row["delta"] for row in seats] == [-1000, -1000, -1000, 3000]
+    assert seats[0]["tenpai"] is False and seats[0]["waits"] == []
+    riichi = read_table(draw_table(left_pond="2m 3m> 4m"))
+    assert draw_at(riichi)["notes"] == []  # its hand is tenpai
+    assert draw_at(riichi, declared={"left": False})["notes"] == [
+        "left: in riichi (a tile lies sideways in its pond) but noten at the draw: check its hand, or the riichi was "
+        "false (chombo under most rules)"]
+
+
+@pytest.mark.parametrize("declared, ruleset, message", [
+    ({"across": False}, TENHOU_SANMA, "no seat 'across' at this table (its seats: self, right, left)"),
+    ({"north": False}, TENHOU, "no seat 'north' at this table"),
+    ({"left": "noten"}, TENHOU, "left must be true (tenpai) or false (noten), not 'noten'"),
+])
+def test_a_declaration_for_no_seat_or_not_yes_or_no_is_refused(declared, ruleset, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        score_table(read_table(draw_table()), Context(ruleset=ruleset), draw_declared=declared)
 
 
 def test_a_draw_is_read_though_the_photo_shows_too_many_dora_indicators():

@@ -673,6 +673,13 @@ def test_read_score_prints_the_table_and_its_json(scene, capsys):
     assert main(["read", "--score", "--draw", photo]) == 0
     text = capsys.readouterr().out
     assert "  at an exhaustive draw:" in text and "    self " in text
+    assert main(["read", "--score", "--draw", "--declared", "across=noten", "--declared", "left=tenpai", photo]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("    across  noten (declared)") for line in lines), lines
+    assert any(line.startswith("    left    tenpai") and "(declared)" in line for line in lines), lines
+    with pytest.raises(SystemExit) as refused:
+        main(["read", "--score", "--draw", "--declared", "left=maybe", photo])
+    assert refused.value.code == 2 and "give SEAT=tenpai or SEAT=noten" in capsys.readouterr().err
     assert main(["read", "--score", "--json", photo]) == 0
     table = json.loads(capsys.readouterr().out)
     assert {"tiles", "seats", "dora_indicators", "problems", "hand", "readout", "draw", "width", "height"} <= set(table)

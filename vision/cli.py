@@ -30,6 +30,9 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--draw", action="store_true",
                    help="with --score: also the hand as an exhaustive draw ends it, each seat tenpai or noten and "
                         "the noten payments (the read seat taken as the dealer)")
+    p.add_argument("--declared", type=_declaration, action="append", default=[], metavar="SEAT=tenpai|noten",
+                   help="with --draw: what a seat declared, over what the photo shows (a seat out of view, a "
+                        "tenpai player who declared noten); again for another seat")
     p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
     p.set_defaults(run=run_read)
 
@@ -44,6 +47,15 @@ def _confidence(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"{text} is not a confidence: give one above 0 and at most 1, like 0.35")
     return value
+
+
+def _declaration(text: str) -> tuple[str, bool]:
+    """SEAT=tenpai or SEAT=noten, SEAT one of self, right, across, left."""
+    seat, _, said = text.partition("=")
+    if seat not in ("self", "right", "across", "left") or said not in ("tenpai", "noten"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give SEAT=tenpai or SEAT=noten, SEAT one of self, right, "
+                                         "across, left (left=noten)")
+    return seat, said == "tenpai"
 
 
 def add_calibrate_parser(sub: argparse._SubParsersAction) -> None:
@@ -99,7 +111,7 @@ def run_read(args: argparse.Namespace) -> int:
             image = load_image(path)
             if args.score:
                 table = read_photo(finder, image, seat=args.seat, mirrored=args.mirrored, conf=args.conf,
-                                   profile=args.profile)
+                                   profile=args.profile, draw_declared=dict(args.declared))
             else:
                 tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf,
                                     profile=args.profile)
@@ -187,17 +199,18 @@ def format_draw(draw: dict) -> list[str]:
     """Each seat at an exhaustive draw: tenpai with its waits, noten, or why it cannot be told; the payments."""
     out = ["  at an exhaustive draw:"]
     for row in draw["seats"]:
-        if row["why"]:
+        if row["tenpai"] is None:
             said = f"not known: {row['why']}"
         elif row["tenpai"]:
-            said = f"tenpai ({' '.join(row['waits'])})"
+            said = f"tenpai ({' '.join(row['waits'])})" if row["waits"] else "tenpai"
         else:
-            said = "noten" + (" (hand face down)" if row["shown"] == "hidden" else "")
+            said = "noten" + (" (hand face down)" if row["shown"] == "hidden" and row["declared"] is None else "")
+        said += " (declared)" if row["declared"] is not None else ""
         said += " nagashi mangan" if row["nagashi"] else ""
         out.append(f"    {row['seat']:<7} {said}" + (f" {row['delta']:+d}" if row["delta"] is not None else ""))
     out += [f"    note: {n}" for n in draw["notes"]]
     if any(row["delta"] is None for row in draw["seats"]):
-        out.append("    payments: not until every seat's hand is in view and read")
+        out.append("    payments: not until every seat's hand is in view and read, or --declared says what it declared")
     return out
 
 

@@ -15,13 +15,15 @@ from .tiles import TileFinder
 
 
 def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrored: bool = False,
-               conf: float = 0.35, profile: str | None = None) -> dict:
-    """The table JSON (``table.score_table``) of one photo, with its size; ``profile``: a calibration profile."""
+               conf: float = 0.35, profile: str | None = None, draw_declared=None) -> dict:
+    """The table JSON (``table.score_table``) of one photo, with its size; ``profile``: a calibration profile;
+    ``draw_declared``: what seats declared at an exhaustive draw (``table.draw_at``)."""
     image = load_image(source)
     h, w = image.shape[:2]
     if mirrored:
         image = cv2.flip(image, 1)
-    out = table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored)
+    out = table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored,
+                     draw_declared)
     if colourless(image):
         out["notes"].append("the photo has no colour: a face-down tile is told from a haku by its back's colour, "
                             "so face-down tiles may read as haku here; send the photo in colour")
@@ -34,9 +36,9 @@ def colourless(image: np.ndarray) -> bool:
     return int(np.abs(sample - sample[:, :, :1]).max()) <= 2
 
 
-def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool) -> dict:
+def table_json(table, ctx, seat: str, width: int, height: int, mirrored: bool, draw_declared=None) -> dict:
     """The scored table with the photo's size; a mirrored photo's polygons mapped back onto it as given."""
-    out = score_table(table, ctx, seat)
+    out = score_table(table, ctx, seat, draw_declared)
     if out["readout"] is None and (cut := cut_by_the_frame(table, seat, width, height)) is not None:
         out["problems"].append(cut.to_dict())
     if mirrored:

@@ -30,7 +30,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -721,25 +721,48 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
 NAGASHI_MIN_DISCARDS = 12  # at the wall's end each player has discarded about 17 times (calls skip some turns)
 
 
-def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
+def table_seats(ruleset) -> list[str]:
+    """The seats a ruleset's table has, in the order of play: three players have no one across."""
+    return [name for name in SEATS if ruleset.players == 4 or name != "across"]
+
+
+def check_declared(declared, ruleset) -> dict[str, bool]:
+    """What seats declared at an exhaustive draw, checked: seat names at this table, each true (tenpai) or false
+    (noten); else a ValueError saying what to send."""
+    if not isinstance(declared, Mapping):
+        raise ValueError('send what seats declared at the draw as an object: {"left": false} (true tenpai, false '
+                         'noten)')
+    names = table_seats(ruleset)
+    for name, said in declared.items():
+        if name not in names:
+            raise ValueError(f"declared at the draw: no seat {name!r} at this table (its seats: {', '.join(names)})")
+        if not isinstance(said, bool):
+            raise ValueError(f"declared at the draw: {name} must be true (tenpai) or false (noten), not {said!r}")
+    return declared
+
+
+def draw_at(table: Table, ctx=None, seat: str = "self", declared: Mapping[str, bool] | None = None) -> dict:
     """The exhaustive draw as the photo shows it, seats in the order of play from ``seat`` (the dealer from the
     context's seat wind, which is ``seat``'s): each seat's hand shown and tenpai or not, a hand standing with its
     back to the camera noten (at a draw the tenpai players show theirs), and, once every seat is accounted for,
     the noten payments or nagashi mangan (``rules.calls.exhaustive_draw``); ``delta`` None while a seat's hand
-    is not in view or cannot be read (``why`` says which)."""
+    is not in view or cannot be read (``why`` says which) and no one has said what it declared. ``declared``
+    (seat -> True tenpai, False noten: a referee's word, for a seat out of view, misread, or whose player
+    declared noten though tenpai) stands over the photo."""
     from rules.calls import exhaustive_draw, is_nagashi
     from rules.context import Context
     from rules.tiles import HandError
 
     ctx = ctx or Context()
+    declared = check_declared(declared or {}, ctx.ruleset)
     n = ctx.ruleset.players
-    names = [name for name in SEATS if n == 4 or name != "across"]  # three players: no one sits across
+    names = table_seats(ctx.ruleset)
     order = names[names.index(seat):] + names[:names.index(seat)]
     hands, rows = [], []
     for name in order:
         s = table.seats[name]
         row = {"seat": name, "shown": "none", "tenpai": None, "waits": [], "nagashi": False, "delta": None,
-               "why": None}
+               "why": None, "declared": declared.get(name)}
         hand = None
         if s.hidden and not s.concealed:  # kept face down, its melds beside it or not
             row["shown"] = "hidden"
@@ -758,31 +781,35 @@ def draw_at(table: Table, ctx=None, seat: str = "self") -> dict:
         rows.append(row)
     # nagashi mangan only where the photo shows a whole pond: a few terminals in a short one (a pond cut by the
     # frame or half read) is no claim to a mangan
-    ponds, short = [], []
-    for name in order:
-        discards = seat_discards(table, name)
+    ponds, notes = [], []
+    discarded = {name: seat_discards(table, name) for name in order}
+    for name, discards in discarded.items():
         whole = len(discards) >= NAGASHI_MIN_DISCARDS
         ponds.append(discards if whole else [])
         if not whole and is_nagashi(discards) and ctx.ruleset.nagashi_mangan:
-            short.append(f"{name}: the pond shows only terminals and honours, none called, but {len(discards)} "
+            notes.append(f"{name}: the pond shows only terminals and honours, none called, but {len(discards)} "
                          f"discards: nagashi mangan needs the whole pond in view (at least {NAGASHI_MIN_DISCARDS})")
     try:
         result = exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=-"ESWN".index(ctx.seat_wind) % n,
-                                 names=order)
+                                 names=order, declared=[row["declared"] for row in rows])
     except HandError as e:  # the readout of the scored seat stands; the draw says why it has none
         return {"seats": rows, "notes": [str(e)]}
-    known = all(row["why"] is None for row in rows)
+    known = all(row["why"] is None or row["declared"] is not None for row in rows)
     for row, got in zip(rows, result.seats):
-        if row["why"] is None:
+        if row["why"] is None or row["declared"] is not None:
             row.update(tenpai=got.tenpai, waits=list(got.waits), nagashi=got.nagashi)
         if known:
             row["delta"] = got.delta
-    return {"seats": rows, "notes": (list(result.notes) if known else []) + short}
+        if row["tenpai"] is False and any(d.riichi for d in discarded[row["seat"]]):
+            notes.append(f"{row['seat']}: in riichi (a tile lies sideways in its pond) but noten at the draw: check "
+                         "its hand, or the riichi was false (chombo under most rules)")
+    return {"seats": rows, "notes": (list(result.notes) if known else []) + notes}
 
 
-def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
+def score_table(table: Table, ctx=None, seat: str = "self", draw_declared: Mapping[str, bool] | None = None) -> dict:
     """The table as JSON with the seat's hand, the context seen in the photo and the rules readout (None, with a
-    problem saying why, when the hand cannot be read)."""
+    problem saying why, when the hand cannot be read), and every seat at an exhaustive draw (``draw_at``, with
+    what seats declared there)."""
     scored = score_seat(table, ctx, seat)
     out = table.to_dict()
     out["seat"] = seat
@@ -799,5 +826,5 @@ def score_table(table: Table, ctx=None, seat: str = "self") -> dict:
         out["context"] = {"riichi": c.riichi, "dora_indicators": list(c.dora_indicators),
                           "discards": [{"tile": d.tile, "riichi": d.riichi, "called": d.called} for d in c.discards]}
         out["readout"] = scored.readout.to_dict()
-    out["draw"] = draw_at(table, ctx, seat)
+    out["draw"] = draw_at(table, ctx, seat, draw_declared)
     return out

@@ -27,6 +27,7 @@ const state = {
   recognizing: false,
   dirty: false, // the context changed while a photo was being read
   seq: { table: 0, score: 0, recognize: 0 },
+  drawDeclared: {}, // what seats declared at an exhaustive draw, set in its panel: {left: false}
 };
 
 // ---------------------------------------------------------------- talking to the server
@@ -244,6 +245,9 @@ async function showPhoto(url, table) {
   state.history = [];
   state.highlight = new Set();
   state.problem = null;
+  // what its seats declared at the draw: none for a photo just read, a frozen live frame's as it had them
+  state.drawDeclared = Object.fromEntries(((table.draw || {}).seats || []).filter((s) => s.declared !== null && s.declared !== undefined)
+    .map((s) => [s.seat, s.declared]));
   $("photo-img").src = url;
   setMode("photo", false);
   drawPhoto();
@@ -255,7 +259,7 @@ async function rescoreTable() {
     // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
-    context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value,
+    context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value, draw_declared: state.drawDeclared,
   };
   try {
     const table = await postJson("/api/table", body);
@@ -510,7 +514,14 @@ function drawReadout() {
     if (table.readout) drawCheck(el, table);
     drawSuggestions(el, table.suggestions || []);
   }
-  if ($("win").value === "draw" && table.draw) el.insertAdjacentHTML("beforeend", drawAtTableHtml(table.draw));
+  if ($("win").value === "draw" && table.draw) {
+    el.insertAdjacentHTML("beforeend", drawAtTableHtml(table.draw));
+    el.querySelectorAll("select.declare").forEach((select) => select.addEventListener("change", () => {
+      if (select.value) state.drawDeclared[select.dataset.seat] = select.value === "tenpai";
+      else delete state.drawDeclared[select.dataset.seat];
+      rescore();
+    }));
+  }
 }
 
 // Whether the readout can be trusted as it stands: the hand's tiles read less surely, taken as another kind than
@@ -670,7 +681,7 @@ const live = {
 function liveOptions() {
   return {
     context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value,
-    mirrored: $("live-mirrored").checked, profile: $("profile").value || null,
+    mirrored: $("live-mirrored").checked, profile: $("profile").value || null, draw_declared: state.drawDeclared,
   };
 }
 
@@ -690,6 +701,7 @@ function updateLiveUi() {
 
 async function startLive() {
   stopLive();
+  state.drawDeclared = {}; // another table's seats
   const session = live.session;
   const camera = $("live-source").value === "camera";
   Object.assign(live, { on: true, source: camera ? "camera" : "browser", pending: null, frame: null, table: null,

@@ -83,15 +83,21 @@ function photoHandHtml(hand) {
 }
 
 // Each seat at an exhaustive draw (``vision.table.draw_at``): tenpai and its waits, noten (a hand kept face
-// down is noten), or why it is not known; the noten payments once every seat is known.
+// down is noten), or why it is not known; the noten payments once every seat is known. Each seat's select says
+// what it declared, over the photo (a seat out of view, a hand misread, a tenpai player declaring noten).
 function drawAtTableHtml(draw) {
   const rows = draw.seats.map((s) => {
-    const said = s.why ? `${t("draw_unknown")}: ${esc(messageText(s.why))}`
+    const said = s.tenpai === null ? `${t("draw_unknown")}` + (s.why ? `: ${esc(messageText(s.why))}` : "")
       : s.tenpai ? `${t("tenpai")} ${tileRow(s.waits, "small")}`
-      : t("noten") + (s.shown === "hidden" ? ` <small>(${t("draw_hidden")})</small>` : "");
+      : t("noten") + (s.shown === "hidden" && s.declared === null ? ` <small>(${t("draw_hidden")})</small>` : "");
     const delta = s.delta === null ? "" : (s.delta > 0 ? "+" : "") + s.delta;
+    const declared = s.declared === null ? "" : s.declared ? "tenpai" : "noten";
+    const options = [["", "declared_as_read"], ["tenpai", "declared_tenpai"], ["noten", "declared_noten"]]
+      .map(([v, key]) => `<option value="${v}"${v === declared ? " selected" : ""}>${t(key)}</option>`).join("");
     return `<tr class="draw-seat" data-seat="${s.seat}" data-tenpai="${s.tenpai}"><td>${esc(t(s.seat))}</td>` +
-      `<td>${said}${s.nagashi ? ` <b>${t("nagashi")}</b>` : ""}</td><td class="delta">${delta}</td></tr>`;
+      `<td>${said}${s.nagashi ? ` <b>${t("nagashi")}</b>` : ""}</td><td class="delta">${delta}</td>` +
+      `<td><select class="declare" data-seat="${s.seat}" aria-label="${esc(t("declared_label", t(s.seat)))}">` +
+      `${options}</select></td></tr>`;
   });
   const unknown = draw.seats.some((s) => s.delta === null) ? `<p class="note"><i>${t("draw_no_payments")}</i></p>` : "";
   return `<section class="draw-at-table"><h3>${t("exhaustive_draw_title")}</h3><table>${rows.join("")}</table>` +
