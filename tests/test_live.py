@@ -32,6 +32,17 @@ def test_frames_are_read_and_stale_ones_dropped(client):
         assert a["tiles"] == [] and a["readout"] is None and a["ms"] >= 0
 
 
+def test_what_seats_declared_at_the_draw_is_in_every_answer_after(client):
+    """Live mode reads a draw as a photo does: a seat the camera does not show, declared noten, is paid so."""
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(json.dumps({"draw_declared": {"left": False, "across": True}}))
+        ws.send_bytes(_jpeg())
+        seats = {row["seat"]: row for row in ws.receive_json()["draw"]["seats"]}
+    assert (seats["left"]["declared"], seats["left"]["tenpai"]) == (False, False)
+    assert (seats["across"]["declared"], seats["across"]["tenpai"]) == (True, True)
+    assert seats["self"]["declared"] is None and seats["self"]["why"] == "no hand in view"
+
+
 def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     with client.websocket_connect("/api/live") as ws:
         ws.send_bytes(b"not a jpeg")

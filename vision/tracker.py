@@ -1,15 +1,18 @@
 """Keeping a live reading stable across video frames.
 
-Each physical tile becomes a *track*: detections in a new frame are matched to tracks by position (after
-removing the camera's overall shift, so a handheld phone may drift), and each track keeps decaying votes for
-what it reads as. A track is shown only once it has been seen in ``confirm_frames`` frames; its reading changes
-only when another kind out-votes the current one by a margin; a track not seen is kept for ``keep_seconds``
-(a hand passing over the tiles does not make them flicker away).
+Each physical tile becomes a *track*: detections in a new frame are matched to tracks by position, and each
+track keeps decaying votes for what it reads as. Before matching, every track, seen in this frame or not, is
+moved by the camera's motion since the last frame, a shift, turn and zoom fitted to the detections and the tracks
+read alike (``TileTracker._follow_camera``): so a handheld phone may drift, turn and come nearer, and a tile
+covered for a moment is still drawn where it lies now. A track is shown only once it has been seen in
+``confirm_frames`` frames; its reading changes only when another kind out-votes the current one by a margin; a
+track not seen is kept for ``keep_seconds`` (a hand passing over the tiles does not make them flicker away).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from .layout import Tile
@@ -36,13 +39,13 @@ class TileTracker:
 
     def update(self, tiles: list[Tile], now: float) -> list[Tile]:
         """Feed one frame's detections; returns the stable tiles (kind = the track's settled reading)."""
-        shift = self._camera_shift(tiles)
+        self._follow_camera(tiles)
         order = sorted(self.tracks, key=lambda t: -t.seen)
         # every track's distance to every detection, in its own tile's smaller size (one array: a frame's cost
         # was tracks x tiles steps of Python)
         far = np.full((len(order), len(tiles)), np.inf)
         if order and tiles:
-            centers = np.array([t.center for t in tiles]) - shift
+            centers = np.array([t.center for t in tiles])
             tracked = np.array([t.tile.center for t in order])
             sizes = np.array([min(t.tile.size) for t in order])
             far = np.linalg.norm(centers[None] - tracked[:, None], axis=2) / sizes[:, None]
@@ -87,15 +90,64 @@ class TileTracker:
         if not track.kind or track.votes[leader] > track.votes.get(track.kind, 0.0) + self.margin:
             track.kind = leader
 
-    def _camera_shift(self, tiles: list[Tile]) -> np.ndarray:
-        """The median displacement from each detection to its nearest track: how far the camera moved."""
+    def _follow_camera(self, tiles: list[Tile]) -> None:
+        """Move every track onto this frame by the camera's motion, a similarity (shift, turn, zoom) fitted by
+        RANSAC two ways: to each detection and its nearest track once their median shift is taken out (right for
+        small motions), and to every pair of a detection and a track read alike within ``PAIR_REACH`` tile lengths
+        of it (rows of tiles side by side make many pairs a tile off; alike readings make the true pairs agree
+        most). The fit that brings more detections onto a track read alike is taken, the first on a tie (a row of
+        backs, alike whichever way it slips). A fit turning more than ``MAX_TURN`` or zooming more than
+        ``MAX_ZOOM`` is not the camera's."""
         if not self.tracks or not tiles:
-            return np.zeros(2)
+            return
         tracked = np.array([t.tile.center for t in self.tracks])
         centers = np.array([t.center for t in tiles])
-        moves = centers[:, None] - tracked[None]  # detection x track
-        d = np.linalg.norm(moves, axis=2)
-        nearest = d.argmin(axis=1)
-        rows = np.arange(len(tiles))
-        near = d[rows, nearest] < 2.0 * np.array([max(t.size) for t in tiles])
-        return np.median(moves[rows, nearest][near], axis=0) if near.any() else np.zeros(2)
+        sizes = np.array([max(t.size) for t in tiles])
+        d = np.linalg.norm(centers[:, None] - tracked[None], axis=2)  # detection x track
+        alike = np.array([t.kind for t in tiles])[:, None] == np.array([t.kind for t in self.tracks])[None]
+        shift = _nearest_shift(d, centers, tracked, 2.0 * sizes)
+        nearest = np.linalg.norm(centers[:, None] - (tracked + shift)[None], axis=2).argmin(axis=1)
+        close = np.linalg.norm(centers - tracked[nearest] - shift, axis=1) < 0.5 * sizes
+        found, held = np.nonzero(alike & (d < PAIR_REACH * sizes[:, None]))
+        best, most = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]]]), -1
+        for motion in (_similarity(tracked[nearest[close]], centers[close], sizes),
+                       _similarity(tracked[held], centers[found], sizes)):
+            if motion is None:
+                continue
+            moved = tracked @ motion[:, :2].T + motion[:, 2]
+            landed = np.linalg.norm(centers[:, None] - moved[None], axis=2) < 0.3 * sizes[:, None]
+            if (agree := int((landed & alike).any(axis=1).sum())) > most:
+                best, most = motion, agree
+        if np.allclose(best, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]):
+            return
+        for track in self.tracks:
+            moved = track.tile.corners @ best[:, :2].T + best[:, 2]
+            track.tile = replace(track.tile, polygon=tuple((float(x), float(y)) for x, y in moved))
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
+    """A shift, turn and zoom taking ``src`` onto ``dst`` (RANSAC, within a quarter tile); None with under three
+    pairs or where it turns or zooms more than a camera does between two frames."""
+    if len(src) < 3:
+        return None
+    fitted, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC,
+                                            ransacReprojThreshold=0.25 * float(np.median(sizes)))
+    if fitted is None:
+        return None
+    zoom = float(np.hypot(fitted[0, 0], fitted[1, 0]))
+    turn = abs(float(np.degrees(np.arctan2(fitted[1, 0], fitted[0, 0]))))
+    return fitted if turn <= MAX_TURN and 1 / MAX_ZOOM <= zoom <= MAX_ZOOM else None
+
+
+PAIR_REACH = 2.5  # tile lengths: the camera's motion from one frame to the next is looked for this far
+MAX_TURN = 20.0  # degrees between two frames: more is a wrong fit (a live frame comes every third of a second)
+MAX_ZOOM = 1.25
+
+
+def _nearest_shift(d: np.ndarray, centers: np.ndarray, tracked: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """The median displacement from each detection to its nearest track (``d``: their distances) within ``reach``
+    of it; zero if none is."""
+    nearest = d.argmin(axis=1)
+    rows = np.arange(len(centers))
+    near = d[rows, nearest] < reach
+    return np.median(centers[near] - tracked[nearest[near]], axis=0) if near.any() else np.zeros(2)
