@@ -3,6 +3,7 @@ a table's tiles under a handheld camera. Not a test: figures for the README and 
 
     python bench/bench_tracker.py [--tiles 136 400 1000] [--frames 30] [--seeds 3]
     python bench/bench_tracker.py --shake [--frames 40] [--seeds 5] [--kinds all|one-suit|backs]
+    python bench/bench_tracker.py --shake --photos DATA [--scenes 3] [--frames 20]
 
 Cost: ``--tiles`` tiles 30 x 40 px scattered over a 1500 x 1000 frame (seeded), then ``--frames`` frames of
 them as a handheld camera gives them: the whole frame shifted up to 20 px, each tile moved up to 3 px more, one
@@ -16,6 +17,12 @@ kept within 30 degrees, the zoom within 0.8-1.25); each frame one tile in ten mi
 another kind. ``--kinds``: the tiles drawn from every kind, from one suit's nine (a chinitsu table, more tiles
 alike side by side), or all face down (alike whichever way a row slips). From the sixth frame on, each tile in the photo is shown right, shown as another kind, or not shown
 (no stable tile within a third of a tile of where it lies now); a stable tile where no tile lies is a ghost.
+
+--shake --photos DATA: the first ``--scenes`` photos of a generated dataset (``datasets.generate``), each made a
+video by turning, zooming and shifting the photo itself as the camera walks (the levels above, the shift kept within
+60 px and the zoom within 15 %), every frame read by the shipped models (``vision.tiles.TileFinder``, the small
+tiles' second look every other frame, as live mode takes it) and tracked. Each labelled tile whose centre is in the
+frame is shown right, as another kind, or not shown, against the tiles read in that frame alone.
 """
 from __future__ import annotations
 
@@ -127,6 +134,62 @@ def shake(frames: int, seeds: int, kinds: list[str]) -> None:
               f"{unseen / total:.1%}; ghosts {ghosts}", flush=True)
 
 
+def shake_photos(data: Path, scenes: int, frames: int) -> None:
+    import json
+
+    import cv2
+    import numpy as np
+
+    from vision.tiles import TileFinder
+
+    finder = TileFinder()
+    for name, step in list(SHAKES.items())[::2]:  # still, handheld, swaying... every other level: a frame costs
+        alone = right = wrong = unseen = total = 0
+        for scene, path in enumerate(sorted(data.glob("tables/*/*.json"))[:scenes]):
+            table = json.loads(path.read_text())
+            photo = cv2.imread(str(data / table["image"]))
+            h, w = photo.shape[:2]
+            truth = [(t["cls"], np.array(t["polygon"])) for t in table["tiles"] if t["labelled"]]
+            r, tracker = random.Random(scene), TileTracker()
+            turn = zoom = dx = dy = 0.0
+            for i in range(frames):
+                turn += r.uniform(-step[0], step[0])
+                zoom = max(-0.15, min(0.15, zoom + r.uniform(-step[1], step[1])))
+                dx = max(-60.0, min(60.0, dx + r.uniform(-step[2], step[2])))
+                dy = max(-60.0, min(60.0, dy + r.uniform(-step[2], step[2])))
+                motion = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1 + zoom)
+                motion[:, 2] += (dx, dy)
+                frame = cv2.warpAffine(photo, motion, (w, h), borderMode=cv2.BORDER_REPLICATE)
+                tiles = finder.find(frame, small_pass=i % 2 == 0)
+                stable = tracker.update(tiles, i / 3)
+                if i < 5:
+                    continue
+                moved = [(kind, p @ motion[:, :2].T + motion[:, 2]) for kind, p in truth]
+                moved = [(kind, p) for kind, p in moved if 0 <= p.mean(0)[0] < w and 0 <= p.mean(0)[1] < h]
+                where = np.array([p.mean(0) for _, p in moved])
+                reach = np.array([np.linalg.norm(p[1] - p[0]) / 3 for _, p in moved])
+
+                def kinds_at(shown):
+                    """Each true tile's kind as shown, or None."""
+                    at = [None] * len(moved)
+                    for t in shown:
+                        d = np.linalg.norm(where - t.center, axis=1)
+                        j = int(d.argmin())
+                        if d[j] <= reach[j] and at[j] is None:
+                            at[j] = t.kind
+                    return at
+
+                alone += sum(k == kind for k, (kind, _) in zip(kinds_at(tiles), moved))
+                for k, (kind, _) in zip(kinds_at(stable), moved):
+                    right += k == kind
+                    wrong += k is not None and k != kind
+                    unseen += k is None
+                total += len(moved)
+        print(f"{name:<12} {data.name}, {scenes} photos x {frames} frames: of {total} tiles read right in the frame "
+              f"alone {alone / total:.1%}; tracked: shown right {right / total:.1%}, as another kind "
+              f"{wrong / total:.1%}, not shown {unseen / total:.1%}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tiles", type=int, nargs="+", default=[136, 400, 1000])
@@ -134,7 +197,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=None, help="runs (3; with --shake 5)")
     ap.add_argument("--shake", action="store_true", help="how well the tiles are kept under a handheld camera")
     ap.add_argument("--kinds", choices=SHAKE_KINDS, default="all", help="with --shake: the kinds the table is of")
+    ap.add_argument("--photos", type=Path, help="with --shake: videos made of this generated dataset's photos")
+    ap.add_argument("--scenes", type=int, default=3, help="with --photos: how many of its photos")
     args = ap.parse_args()
+    if args.shake and args.photos:
+        return shake_photos(args.photos, args.scenes, args.frames or 20)
     if args.shake:
         return shake(args.frames or 40, args.seeds or 5, SHAKE_KINDS[args.kinds])
     args.frames, args.seeds = args.frames or 30, args.seeds or 3
