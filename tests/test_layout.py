@@ -144,6 +144,21 @@ def test_a_closed_kan_whose_quarter_alike_face_seems_sideways_by_its_length_is_s
     assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", ["1p"] * 4)]
 
 
+@pytest.mark.parametrize("meld_spec, kind", [("# 5z 5z #", "5z"), ("5z # # 5z", "5z"), ("# 5p 5p #", "5p")])
+@pytest.mark.parametrize("angle", [0, 64, 180])
+def test_a_closed_kan_whose_quarter_alike_faces_were_read_a_quarter_turned_keeps_its_backs(meld_spec, kind, angle):
+    """A haku or a 5p looks alike a quarter turned, so the reader's guess at its turn may run across its row, and a
+    back's row is a guess from its shape: before, the two guesses crossed, the backs were cut from the kan's faces
+    and the kan read as two concealed tiles beside two lone backs (dev seed 86's whole tables at 2048 px, three
+    hands)."""
+    tiles = lay_row("1m 2m 3m 4p 6p 7s 8s 9s 1z 1z | " + meld_spec, 0)
+    tiles = [Tile(t.kind, t.polygon[1:] + t.polygon[:1]) if t.kind == kind else t for t in tiles]  # read turned
+    tiles = [Tile(t.kind, tuple(rotated(t.polygon, angle, about=(400.0, 400.0)))) for t in tiles]
+    r = read_one(tiles)
+    assert r.problems == [] and len(r.concealed) == 10
+    assert [(m.kind, sorted(m.tiles)) for m in r.melds] == [("ankan", [kind] * 4)]
+
+
 # The left seat's hand and its pon of 2z, seen end-on down the photo, the pon's called tile (last) touching the end
 # of a wall of five face-down tiles that stand the way it does: the true tile polygons of held-out scene 127 of
 # seed 7 (``python -m datasets.generate --out data/eval-corner --n 200 --seed 7 --framing corner --format obb

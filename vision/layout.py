@@ -236,11 +236,23 @@ def segments(tiles: list[Tile], max_gap: float = 0.35) -> list[list[int]]:
     polygons = np.array([t.polygon for t in tiles], dtype=float).reshape(-1, 4, 2)
     pairs = np.array([(i, j) for i in range(len(tiles)) for j in near[i] if j > i], dtype=int).reshape(-1, 2)
     axis = np.array(axes).reshape(-1, 2)
-    cos = np.einsum("pc,pc->p", axis[pairs[:, 0]], axis[pairs[:, 1]])
-    pairs, cos = pairs[np.abs(cos) >= 0.8], cos[np.abs(cos) >= 0.8]
+    ends = [axis[pairs[:, 0]], axis[pairs[:, 1]]]
+    # a back's row and a quarter-turn-alike face's (haku, 5p...) are both guesses, the one from its shape, the
+    # other from the reader's guess at the glyph's turn: where one of each meet, the face's row may be a quarter
+    # turned from that guess (a closed kan of haku or of 5p, its faces read turned, had its backs cut from it)
+    guess = np.array([_quarter_alike(t) for t in tiles] + [False])[pairs]
+    back = np.array([t.kind == "back" for t in tiles] + [False])[pairs]
+    for face, other in ((0, 1), (1, 0)):
+        turned = np.stack([-ends[face][:, 1], ends[face][:, 0]], axis=1)
+        better = guess[:, face] & back[:, other] & (np.abs(np.einsum("pc,pc->p", turned, ends[other]))
+                                                    > np.abs(np.einsum("pc,pc->p", ends[face], ends[other])))
+        ends[face] = np.where(better[:, None], turned, ends[face])
+    cos = np.einsum("pc,pc->p", ends[0], ends[1])
+    keep = np.abs(cos) >= 0.8
+    pairs, cos, ends = pairs[keep], cos[keep], [e[keep] for e in ends]
     # measured halfway between the two: the box of a sheared face seen aslant leans off its row, up to about 35
     # degrees in low snapshots (cosine 0.9 split such rows)
-    along = axis[pairs[:, 0]] + np.sign(cos)[:, None] * axis[pairs[:, 1]]
+    along = ends[0] + np.sign(cos)[:, None] * ends[1]
     along /= np.linalg.norm(along, axis=1, keepdims=True)
     joins = _side_by_side(polygons, centers, pairs, along, max_gap, 0.4)
     for k, row in doubtful_backs.items():
