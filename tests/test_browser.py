@@ -69,6 +69,19 @@ def marks(driver) -> list:
     return driver.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark")
 
 
+def mark_of(driver, index: int) -> dict:
+    """One tile's mark read in one script: the overlay is drawn again when a correction's answer comes, so an
+    element found a moment earlier may be gone."""
+    return driver.execute_script(
+        "const m = document.querySelector(`#overlay .tile-mark[data-index=\"${arguments[0]}\"]`);"
+        "return m && {kind: m.dataset.kind, classes: [...m.classList]};", index) or {}
+
+
+def scored(driver) -> bool:
+    """The server's answer to the last correction has come (a correction shows its tiles at once, unscored)."""
+    return driver.execute_script("const t = window.riichiLens.state.table; return !!t && t.seats.length > 0")
+
+
 def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
     shared = shared_dir()
     if not (shared / "data" / "tile-art").is_dir():
@@ -265,18 +278,16 @@ def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
     # after a correction elsewhere the reader's word still travels: the mark still says what the reader read
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="9"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="2z"]').click()
-    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="9"]')
-             .get_attribute("data-kind") == "2z")
-    mark = page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]')
-    assert mark.get_attribute("data-kind") == "2m" and "reread" in mark.get_attribute("class")
+    wait_for(page, lambda d: mark_of(d, 9).get("kind") == "2z" and scored(d))
+    mark = mark_of(page, 12)
+    assert mark["kind"] == "2m" and "reread" in mark["classes"]
     # the user says it is 1m after all: it stays 1m (the pon is then no set), no longer marked as the rules' word,
     # and its picker still offers the reader's other kind
-    mark.find_element(By.TAG_NAME, "polygon").click()
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="1m"]').click()
-    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]')
-             .get_attribute("data-kind") == "1m")
-    assert "reread" not in page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"]').get_attribute("class")
-    wait_for(page, lambda d: verdict(d).get("kind") is None)
+    wait_for(page, lambda d: mark_of(d, 12).get("kind") == "1m" and scored(d))
+    assert "reread" not in mark_of(page, 12)["classes"]
+    assert verdict(page).get("kind") is None
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     likely = page.find_element(By.ID, "picker-likely")
     assert [b.get_attribute("data-code") for b in likely.find_elements(By.CSS_SELECTOR, "button.face")] == ["2m"]
