@@ -77,9 +77,10 @@ def mark_of(driver, index: int) -> dict:
         "return m && {kind: m.dataset.kind, classes: [...m.classList]};", index) or {}
 
 
-def scored(driver) -> bool:
-    """The server's answer to the last correction has come (a correction shows its tiles at once, unscored)."""
-    return driver.execute_script("const t = window.riichiLens.state.table; return !!t && t.seats.length > 0")
+def settled(driver) -> bool:
+    """The server's answer to the last correction has come (a correction shows its tiles at once, unscored, and
+    the readout is marked busy till then)."""
+    return driver.execute_script("return !document.querySelector('#readout[aria-busy]')")
 
 
 def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
@@ -197,6 +198,35 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
 
 
+def test_while_a_correction_is_scored_the_readout_says_so(page):
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == [] and settled(page)
+    # the server's answers held back, as on a slow link
+    page.execute_script("""
+        const real = window.fetch; window.heldAnswers = [];
+        window.fetch = (url, options) => String(url).includes('/api/table')
+          ? new Promise((resolve) => window.heldAnswers.push(() => resolve(real(url, options)))) : real(url, options);""")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
+    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    assert mark_of(page, 12)["kind"] == "6z"  # the tiles at once
+    assert [p.text for p in page.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["Scoring…"]
+    assert not settled(page) and verdict(page) == {}  # no readout of the tiles before
+    screenshot(page, "scoring")
+    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    wait_for(page, lambda d: verdict(d).get("shanten") == "1")
+    assert settled(page) and page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == []
+    # in Japanese too
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="5z"]').click()
+    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    wait_for(page, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["計算中…"])
+    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and settled(d))
+
+
 def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and_no_old_readout(page):
     """The marks were redrawn only from the server's answer: refused (honba over 100), they stayed those of the
     tiles before a delete, so a tap corrected the tile beside the one shown (or failed past the last), and the
@@ -278,14 +308,14 @@ def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
     # after a correction elsewhere the reader's word still travels: the mark still says what the reader read
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="9"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="2z"]').click()
-    wait_for(page, lambda d: mark_of(d, 9).get("kind") == "2z" and scored(d))
+    wait_for(page, lambda d: mark_of(d, 9).get("kind") == "2z" and settled(d))
     mark = mark_of(page, 12)
     assert mark["kind"] == "2m" and "reread" in mark["classes"]
     # the user says it is 1m after all: it stays 1m (the pon is then no set), no longer marked as the rules' word,
     # and its picker still offers the reader's other kind
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="1m"]').click()
-    wait_for(page, lambda d: mark_of(d, 12).get("kind") == "1m" and scored(d))
+    wait_for(page, lambda d: mark_of(d, 12).get("kind") == "1m" and settled(d))
     assert "reread" not in mark_of(page, 12)["classes"]
     assert verdict(page).get("kind") is None
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()

@@ -25,6 +25,7 @@ const state = {
   ura: [],
   typed: null, // the last /api/score answer
   recognizing: false,
+  scoring: false, // the tiles' table asked of the server and not yet answered: the readout says so
   dirty: false, // the context changed while a photo was being read
   seq: { table: 0, score: 0, recognize: 0 },
   drawDeclared: {}, // what seats declared at an exhaustive draw, set in its panel: {left: false}
@@ -193,6 +194,7 @@ async function recognize() {
   if ($("profile").value) form.append("profile", $("profile").value);
   const seq = ++state.seq.recognize;
   state.seq.table++; // an answer for the previous photo's tiles no longer applies
+  state.scoring = false;
   state.recognizing = true;
   state.dirty = false;
   setStatus(t("reading"));
@@ -255,6 +257,8 @@ async function showPhoto(url, table) {
 
 async function rescoreTable() {
   const seq = ++state.seq.table;
+  state.scoring = true;
+  showScoring();
   const body = {
     // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
@@ -264,6 +268,7 @@ async function rescoreTable() {
   try {
     const table = await postJson("/api/table", body);
     if (seq !== state.seq.table) return;
+    state.scoring = false;
     table.tiles.forEach((tile) => { tile.polygon = mirrorPolygon(tile.polygon); });
     if (table.tiles.length === state.tiles.length) state.tiles.forEach((tile, i) => { tile.role = table.tiles[i].role; });
     state.table = table;
@@ -273,6 +278,7 @@ async function rescoreTable() {
     drawPhoto();
   } catch (e) {
     if (seq !== state.seq.table) return;
+    state.scoring = false;
     state.table = unscored(state.table, state.tiles); // refused (the context, say): no readout of other tiles stays
     drawPhoto();
     showError(e.message);
@@ -510,6 +516,7 @@ function drawReadout() {
   if (!table) { el.hidden = true; return; }
   renderReadout(el, table.readout, { notes: table.notes || [], hand: table.hand, problems: (table.problems || []).length > 0,
     noReadout: state.mode === "live" ? "no_readout_live" : "no_readout" });
+  showScoring();
   if (state.mode === "photo") {
     if (table.readout) drawCheck(el, table);
     drawSuggestions(el, table.suggestions || []);
@@ -522,6 +529,17 @@ function drawReadout() {
       rescore();
     }));
   }
+}
+
+// A correction's tiles are drawn at once and their readout when the server answers: till then the readout says it
+// is coming (on a slow link it would otherwise vanish) and one still shown (the context changed) is dimmed as the
+// one before. Only the line and the mark change: the panel is not drawn again under a select the user just set.
+function showScoring() {
+  const el = $("readout");
+  const on = state.mode === "photo" && state.scoring;
+  el.querySelector(":scope > p.scoring")?.remove();
+  el.toggleAttribute("aria-busy", on);
+  if (on) el.insertAdjacentHTML("afterbegin", `<p class="scoring">${esc(t("scoring"))}</p>`);
 }
 
 // Whether the readout can be trusted as it stands: the hand's tiles read less surely, taken as another kind than
