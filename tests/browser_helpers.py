@@ -135,9 +135,13 @@ def driver():
 
 
 def open_page(driver, base_url: str) -> None:
-    """The page fresh (English, nothing remembered), once it has loaded its options; the console emptied."""
+    """The page fresh (English, nothing remembered: no language, no photo kept from before), once it has loaded
+    its options; the console emptied."""
     driver.get(base_url + "/")
     driver.execute_script("localStorage.clear()")
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const r = indexedDB.deleteDatabase('riichi-lens');"
+        "r.onsuccess = r.onerror = r.onblocked = () => done();")
     driver.get(base_url + "/")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
     driver.get_log("browser")

@@ -147,6 +147,52 @@ def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if
              timeout=60)
 
 
+def kept_photo(driver) -> dict | None:
+    """What the page keeps in this browser for a reload (IndexedDB), in short."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const open = indexedDB.open('riichi-lens', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('kept');
+        open.onerror = () => done(null);
+        open.onsuccess = () => {
+          const db = open.result, get = db.transaction('kept').objectStore('kept').get('photo');
+          get.onsuccess = () => { db.close(); const k = get.result;
+            done(k ? {tiles: k.tiles.length, history: k.history.length, honba: k.form.honba, photo: k.file.size} : null); };
+          get.onerror = () => { db.close(); done(null); };
+        };""")
+
+
+def test_a_corrected_photo_is_kept_across_a_reload(page):
+    """A phone may drop the page while its camera is open; a reload lost the photo and every correction."""
+    photo = shared_dir() / "data" / "real-tiles" / "photos" / "group_1.jpg"
+    if not photo.is_file():
+        pytest.skip(f"no real photo at {photo} (set RIICHI_LENS_SHARED)")
+    page.find_element(By.ID, "photo").send_keys(str(photo))
+    read = "const s = window.riichiLens.state; return s.table !== null && !s.recognizing && s.history.length === 0;"
+    wait_for(page, lambda d: d.execute_script(read), timeout=60)
+    count = len(marks(page))
+    kinds = page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)")
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: len(marks(d)) == count - 1 and settled(d))
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("2")
+    wait_for(page, lambda d: kept_photo(d) == {"tiles": count - 1, "history": 1, "honba": "2", "photo": photo.stat().st_size})
+    page.refresh()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    wait_for(page, lambda d: len(marks(d)) == count - 1 and settled(d) and d.execute_script(
+        "const t = window.riichiLens.state.table; return t.seats.length > 0"))
+    assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds[1:]
+    assert page.find_element(By.ID, "honba").get_attribute("value") == "2"
+    assert "last photo" in page.find_element(By.ID, "photo-status").text
+    assert page.execute_script("return document.getElementById('photo-img').naturalWidth") > 0
+    page.find_element(By.ID, "undo").click()  # the undo steps are kept too
+    wait_for(page, lambda d: len(marks(d)) == count and settled(d))
+    assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count)
+
+
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):
     shared = shared_dir()
     if not (shared / "data" / "tile-art").is_dir():

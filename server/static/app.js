@@ -206,6 +206,7 @@ async function recognize() {
     await showPhoto(URL.createObjectURL(file), table);
     state.shownFile = file;
     $("profile").dataset.shown = $("profile").value;
+    keepSoon();
   } catch (e) {
     if (seq !== state.seq.recognize) return;
     state.file = state.shownFile || null; // a refused file is not sent again when mirrored or the tile set changes
@@ -259,6 +260,7 @@ async function rescoreTable() {
   const seq = ++state.seq.table;
   state.scoring = true;
   showScoring();
+  keepSoon();
   const body = {
     // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
@@ -889,6 +891,7 @@ async function freeze() {
   state.seq.recognize++; // a photo still being read would replace the frozen frame
   state.recognizing = false;
   await showPhoto(URL.createObjectURL(blob), table);
+  keepSoon();
 }
 
 // Kept on window.riichiLens for the tests: how many answers, and the kinds each of the last ones showed.
@@ -1204,6 +1207,99 @@ function wire() {
   wireCalib();
 }
 
+// ---------------------------------------------------------------- the photo kept across a reload
+
+// A phone may drop the page while its camera app is open, and a reload or a closed tab should not lose a photo
+// corrected tile by tile: the photo as chosen (or the frozen live frame), its tiles as corrected with their undo
+// steps, what seats declared at a draw and the context form are kept in this browser (IndexedDB: the photo is
+// megabytes) and shown again, scored again, when the page opens. The next photo read replaces them. Nothing is
+// kept where the browser keeps nothing (a private window may refuse): the page works as before, said in the console.
+const KEEP_DB = "riichi-lens", KEEP_STORE = "kept", KEEP_KEY = "photo";
+
+function keepDb() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(KEEP_DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(KEEP_STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+// One request in its own transaction, the database closed after it (an open one would block its deletion).
+async function keepRequest(mode, request) {
+  const db = await keepDb();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(KEEP_STORE, mode);
+      const req = request(tx.objectStore(KEEP_STORE));
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = tx.onabort = () => reject(tx.error || req.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+let keepTimer = null;
+function keepSoon() {
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(keepPhoto, 200);
+}
+
+async function keepPhoto() {
+  if (!state.shownFile || !state.tiles || !state.photo) return;
+  const form = Object.fromEntries([...$("context").elements].filter((el) => el.id)
+    .map((el) => [el.id, el.type === "checkbox" ? el.checked : el.value]));
+  const kept = {
+    file: state.shownFile, width: state.photo.width, height: state.photo.height, mirrored: state.photo.mirrored,
+    tiles: state.tiles, history: state.history, dora: state.dora, ura: state.ura, drawDeclared: state.drawDeclared,
+    form, profileShown: $("profile").dataset.shown || "", keptAt: Date.now(),
+  };
+  try {
+    await keepRequest("readwrite", (store) => store.put(kept, KEEP_KEY));
+  } catch (e) {
+    console.warn("the photo is not kept across a reload:", e);
+  }
+}
+
+// The context form as kept: a value the page no longer offers (a profile since deleted) stays at its default.
+function restoreForm(form) {
+  for (const [id, value] of Object.entries(form || {})) {
+    const el = $(id);
+    if (!el || !$("context").contains(el)) continue;
+    if (el.type === "checkbox") el.checked = Boolean(value);
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === value && !o.disabled)) el.value = value;
+  }
+  seatsForRuleset();
+  drawDealer();
+}
+
+async function restorePhoto() {
+  let kept;
+  try {
+    kept = await keepRequest("readonly", (store) => store.get(KEEP_KEY));
+  } catch (e) {
+    console.warn("no photo kept from before:", e);
+    return;
+  }
+  if (!kept || !(kept.file instanceof Blob) || !Array.isArray(kept.tiles) || state.file) return;  // one chosen since
+  restoreForm(kept.form);
+  $("mirrored").checked = Boolean(kept.mirrored);
+  $("profile").dataset.shown = kept.profileShown;
+  state.dora = kept.dora ?? null;
+  state.ura = kept.ura || [];
+  state.file = state.shownFile = kept.file;
+  const tiles = kept.tiles;
+  await showPhoto(URL.createObjectURL(kept.file),
+    unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles));
+  state.tiles = tiles;  // as corrected, with what was set by hand
+  state.history = kept.history || [];
+  state.drawDeclared = kept.drawDeclared || {};
+  drawContextTiles();
+  setStatus(t("kept_photo"));
+  rescoreTable();
+}
+
 // Kept on window for scripts and the browser tests: load a table JSON (as /api/table or /api/recognize give it)
 // over an image URL, look at the state, follow live mode, and load or read the calibration grid.
 window.riichiLens = {
@@ -1223,4 +1319,4 @@ buildPicker();
 wire();
 redrawAll();
 setMode("photo", false);
-loadOptions().then(() => { document.body.dataset.ready = "true"; });
+loadOptions().then(restorePhoto).finally(() => { document.body.dataset.ready = "true"; });
