@@ -186,6 +186,8 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds[1:]
     assert page.find_element(By.ID, "honba").get_attribute("value") == "2"
     assert "last photo" in page.find_element(By.ID, "photo-status").text
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()  # said again in the language chosen
+    assert "前回の写真" in page.find_element(By.ID, "photo-status").text
     assert page.execute_script("return document.getElementById('photo-img').naturalWidth") > 0
     page.find_element(By.ID, "undo").click()  # the undo steps are kept too
     wait_for(page, lambda d: len(marks(d)) == count and settled(d))

@@ -25,6 +25,7 @@ const state = {
   ura: [],
   typed: null, // the last /api/score answer
   recognizing: false,
+  status: "", // the key of the photo's status line
   scoring: false, // the tiles' table asked of the server and not yet answered: the readout says so
   dirty: false, // the context changed while a photo was being read
   seq: { table: 0, score: 0, recognize: 0 },
@@ -171,8 +172,10 @@ function unscored(table, tiles) {
   return { ...table, tiles, seats: [], readout: null, hand: null, problems: [], suggestions: [] };
 }
 
-function setStatus(text) {
-  $("photo-status").textContent = text;
+// The photo's status line, by its key in the page's strings ("" for none): said again in a language chosen after.
+function setStatus(key) {
+  state.status = key;
+  $("photo-status").textContent = key ? t(key) : "";
 }
 
 // The photo read again with another option (mirrored, the tile set): asked first where it would drop corrections
@@ -197,7 +200,7 @@ async function recognize() {
   state.scoring = false;
   state.recognizing = true;
   state.dirty = false;
-  setStatus(t("reading"));
+  setStatus("reading");
   $("stage").classList.add("busy");
   try {
     const table = await api("/api/recognize", { method: "POST", body: form });
@@ -346,7 +349,7 @@ function setAdding(on) {
   state.adding = on;
   $("add-mode").setAttribute("aria-pressed", String(on));
   $("stage").classList.toggle("adding", on);
-  setStatus(on ? t("add_hint") : "");
+  setStatus(on ? "add_hint" : "");
 }
 
 // ---------------------------------------------------------------- drawing the table over the photo
@@ -1108,7 +1111,7 @@ function redrawAll() {
   drawContextTiles();
   if (state.table && state.photo) drawPhoto();
   else drawReadout();
-  if (state.adding) setStatus(t("add_hint"));
+  setStatus(state.status);
   drawCalibOrder();
   if (calib.tiles) drawCalib();
   if (live.table) drawLive();
@@ -1296,7 +1299,7 @@ async function restorePhoto() {
   state.history = kept.history || [];
   state.drawDeclared = kept.drawDeclared || {};
   drawContextTiles();
-  setStatus(t("kept_photo"));
+  setStatus("kept_photo");
   rescoreTable();
 }
 
