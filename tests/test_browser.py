@@ -496,7 +496,7 @@ def server_messages() -> list[str]:
     hand of the wrong size, five copies, melds that are no melds, a chi from across, a face-down tile in a pon, a
     sideways tile among concealed ones, a red five hidden in a closed kan, waits with no yaku, a 14-tile hand
     with no winning tile or discarder given, one set apart that does not complete it, ura dora without riichi,
-    no tiles, no hand, a hand cut by the edge, each seat at a draw, declarations there), and the errors of
+    no tiles, no hand, a hand cut by the edge, each seat at a draw, declarations there, pao), and the errors of
     typed hands and photos the server refuses."""
     from rules.tiles import HandError, parse_hand
     from test_layout import W, lay_row
@@ -521,6 +521,8 @@ def server_messages() -> list[str]:
         say(score_table(read_table(lay_row(spec, 0, origin=(150.0, 700.0)))))
     win = read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0)))
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
+    big = "2m 3m 4m 1p 1p | 5z 5z> 5z | 6z> 6z 6z | 7z 7z 7z>"  # a daisangen: pao on the last dragon set called
+    say(score_table(read_table(lay_row(big, 0, origin=(150.0, 700.0))), Context(seat_wind="S", tsumo=True)))
     for pond in (WHOLE_POND, WHOLE_POND[:17]):  # nagashi mangan at the draw, and a pond too short to say
         say(score_table(read_table(draw_table(left_pond=pond))))
     # declared at the draw: a noten hand tenpai, a riichi hand noten
@@ -624,6 +626,28 @@ def test_typed_hand_still_scores_a_win(page):
     hand.send_keys("123m456p")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: banner(d) and verdict(d) == {})
+
+
+def test_the_player_liable_for_a_big_set_is_set_in_the_form(page):
+    page.find_element(By.ID, "tab-typed").click()
+    page.find_element(By.CSS_SELECTOR, "#seat_wind option[value='S']").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("234m11p 55'5z 6'66z 777'z")  # a daisangen of three dragon pons, from across, left and right
+    page.find_element(By.ID, "score").click()
+
+    def paid(d):
+        return d.find_element(By.CSS_SELECTOR, "#readout .payments").text
+
+    wait_for(page, lambda d: "across pays" in paid(d) and "right pays" in paid(d))  # a tsumo: everyone pays
+    page.find_element(By.CSS_SELECTOR, "summary").click()
+    Select(page.find_element(By.ID, "pao")).select_by_value("left")
+    wait_for(page, lambda d: paid(d).startswith("left pays 32000") and "right pays" not in paid(d))
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    assert page.find_element(By.CSS_SELECTOR, "#pao option[value='across']").get_attribute("disabled")
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    Select(page.find_element(By.ID, "pao")).select_by_value("right")  # right fed the 7z: liable too
+    wait_for(page, lambda d: paid(d).startswith("right pays 32000"))
 
 
 def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):

@@ -444,6 +444,51 @@ def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     assert not [p for p in out["problems"] if "edge" in p["message"]] and out["readout"] is not None
 
 
+def payments(out) -> list[tuple[str, int]]:
+    return [(p["payer"], p["total"]) for p in out["readout"]["win"]["payments"]]
+
+
+BIG_THREE = "2m 3m 4m 1p 1p | {} | {} | {}"  # a daisangen of three dragon melds, laid from the right edge inward
+
+
+@pytest.mark.parametrize("melds, liable", [
+    (("5z 5z> 5z", "6z> 6z 6z", "7z 7z 7z>"), "across"),  # the meld nearest the hand was called last
+    (("7z 7z 7z>", "6z> 6z 6z", "5z 5z> 5z"), "right"),
+    (("6z> 6z 6z", "7z 7z 7z>", "5z 5z> 5z"), "left"),
+    (("6z^6z> 6z 6z", "7z 7z 7z>", "5z 5z> 5z"), "left"),  # the pon made an added kan later: still fed by left
+])
+def test_a_daisangen_shown_in_melds_is_paid_by_whoever_fed_its_last_dragon_set(melds, liable):
+    table = read_table(lay_row(BIG_THREE.format(*melds), 0))
+    tsumo = score_table(table, Context(seat_wind="S", tsumo=True))
+    assert payments(tsumo) == [(liable, 32000)]  # on a tsumo the liable player pays it all
+    assert any(n.startswith(f"pao: {liable} fed the last dragon set") for n in tsumo["notes"])
+    discarder = next(s for s in ("left", "across", "right") if s != liable)
+    ron = score_table(table, Context(seat_wind="S", win_from=discarder))
+    assert sorted(payments(ron)) == sorted([(liable, 16000), (discarder, 16000)])  # on a ron it is shared
+
+
+def test_a_big_set_finished_concealed_or_by_a_closed_kan_makes_no_one_liable():
+    # the last dragon set a closed kan: no one fed it
+    last_closed = read_table(lay_row(BIG_THREE.format("5z # # 5z", "6z> 6z 6z", "7z 7z 7z>"), 0))
+    out = score_table(last_closed, Context(seat_wind="S", tsumo=True))
+    assert sorted(payments(out)) == [("across", 8000), ("left", 16000), ("right", 8000)]  # the dealer left pays double
+    assert not any(n.startswith("pao") for n in out["notes"])
+    # the third dragon set still in the hand: two melds only
+    in_hand = read_table(lay_row("2m 3m 4m 1p 1p 7z 7z 7z | 5z 5z> 5z | 6z> 6z 6z", 0))
+    out = score_table(in_hand, Context(seat_wind="S", tsumo=True))
+    assert out["readout"]["win"]["yaku"] == [["daisangen", 13]] and len(payments(out)) == 3
+
+
+def test_pao_named_by_the_caller_or_ruled_out_by_the_ruleset_stands_over_the_photo():
+    from rules.ruleset import preset
+
+    table = read_table(lay_row(BIG_THREE.format("5z 5z> 5z", "6z> 6z 6z", "7z 7z 7z>"), 0))
+    named = score_table(table, Context(seat_wind="S", tsumo=True, pao="left"))  # the referee says left
+    assert payments(named) == [("left", 32000)] and not any(n.startswith("pao") for n in named["notes"])
+    none = score_table(table, Context(seat_wind="S", tsumo=True, ruleset=preset("tenhou:pao=no")))
+    assert len(payments(none)) == 3 and not any(n.startswith("pao") for n in none["notes"])
+
+
 def test_chi_from_across_is_a_problem_and_no_score():
     out = score_table(read_table(lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z | 3m 4m> 5m")))
     assert out["readout"] is None

@@ -85,6 +85,7 @@ function contextFromForm(fromPhoto) {
     dora_indicators: state.dora || [], ura_indicators: state.ura,
     // as typed: a count the rules refuse (negative, over 100) is said by the server, not sent as another
     honba: +$("honba").value || 0, riichi_sticks: +$("sticks").value || 0,
+    pao: $("pao").value || null,  // none named: a photo's melds say who fed a big set's last one (vision.table.liable_for)
   };
   if (!fromPhoto) ctx.discards = parseTiles($("discards").value).map((tile) => ({ tile }));
   return ctx;
@@ -1141,10 +1142,10 @@ function rulesetSpec() {
 function seatsForRuleset() {
   const ruleset = (state.rulesets || {})[$("ruleset").value];
   const three = Boolean(ruleset && ruleset.players === 3);
-  for (const id of ["seat", "win"]) {
+  for (const id of ["seat", "win", "pao"]) {
     const across = $(id).querySelector('option[value="across"]');
     across.disabled = three;
-    if (three && $(id).value === "across") $(id).value = id === "seat" ? "self" : "left";
+    if (three && $(id).value === "across") $(id).value = { seat: "self", win: "left", pao: "" }[id];
   }
 }
 
