@@ -19,11 +19,22 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
                                    "(melds: ' marks the called tile, \" an added kan, [5555p] a closed kan)")
     p.add_argument("hand", help="concealed tiles, then melds, e.g. \"123m406p789s11z 5'55z\"")
     p.add_argument("--win", help="the winning tile (for a 14-tile hand; default: the reading worth most)")
+    add_context_args(p, ("--seat", "--seat-wind"), "won on the discard of this player (default for 14 tiles "
+                                                   "without --tsumo: left)")
+    p.add_argument("--discards", default="", help="the player's own discards, for furiten")
+    p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
+    p.add_argument("--json", action="store_true", help="print the readout as JSON")
+    p.set_defaults(run=run_hand)
+
+
+def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...], ron_help: str) -> None:
+    """The hand's context as flags: ``hand`` and ``read --score`` take the same ones (``read`` names the seat
+    wind --seat-wind only, its --seat being whose hand to score)."""
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
-    how.add_argument("--ron", choices=SOURCES, default=None, help="won on the discard of this player (default for 14 tiles without --tsumo: left)")
-    p.add_argument("--seat", choices=WINDS, default="E", help="seat wind (east = dealer)")
-    p.add_argument("--round", choices=WINDS, default="E", help="round wind")
+    how.add_argument("--ron", choices=SOURCES, default=None, help=ron_help)
+    p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E", help="seat wind (east = dealer)")
+    p.add_argument("--round", "--round-wind", dest="round_wind", choices=WINDS, default="E", help="round wind")
     p.add_argument("--dora", default="", help="dora indicators, e.g. 4z or 3m7p")
     p.add_argument("--ura", default="", help="ura dora indicators (riichi only)")
     p.add_argument("--riichi", action="store_true")
@@ -34,14 +45,23 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--honba", type=int, default=0)
     p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
     p.add_argument("--kita", type=int, default=0, help="north tiles set aside (3 players)")
-    p.add_argument("--discards", default="", help="the player's own discards, for furiten")
-    p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
     p.add_argument("--ruleset", default="tenhou",
                    help=f"one of {', '.join(PRESETS)}, with house rules after a colon, e.g. "
                         "tenhou:kuitan=no,atozuke=no (the options: README, \"Rulesets\")")
     p.add_argument("--pao", choices=SOURCES, help="the player liable for daisangen / daisuushii (pao)")
-    p.add_argument("--json", action="store_true", help="print the readout as JSON")
-    p.set_defaults(run=run_hand)
+
+
+def context_from_args(args: argparse.Namespace, win_from: str | None, **more) -> Context:
+    """The context the flags of ``add_context_args`` give (a HandError or ValueError for what cannot be one)."""
+    return Context(
+        seat_wind=args.seat_wind, round_wind=args.round_wind, tsumo=args.tsumo, win_from=win_from,
+        riichi=args.riichi, double_riichi=args.double_riichi, ippatsu=args.ippatsu,
+        haitei=args.haitei, houtei=args.houtei, rinshan=args.rinshan, chankan=args.chankan,
+        tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,
+        dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
+        honba=args.honba, riichi_sticks=args.sticks, kita=args.kita, pao=args.pao, ruleset=preset(args.ruleset),
+        **more,
+    )
 
 
 def add_check_cases_parser(sub: argparse._SubParsersAction) -> None:
@@ -53,17 +73,9 @@ def add_check_cases_parser(sub: argparse._SubParsersAction) -> None:
 def run_hand(args: argparse.Namespace) -> int:
     try:
         hand = parse_hand(args.hand)
-        ctx = Context(
-            seat_wind=args.seat, round_wind=args.round, tsumo=args.tsumo,
-            win_from=None if args.tsumo else (args.ron or "left") if hand.size == 14 else args.ron,
-            riichi=args.riichi, double_riichi=args.double_riichi, ippatsu=args.ippatsu,
-            haitei=args.haitei, houtei=args.houtei, rinshan=args.rinshan, chankan=args.chankan,
-            tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,
-            dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
-            honba=args.honba, riichi_sticks=args.sticks, kita=args.kita,
-            discards=tuple(Discard(t) for t in parse_tiles(args.discards)), visible=tuple(parse_tiles(args.seen)),
-            pao=args.pao, ruleset=preset(args.ruleset),
-        )
+        ctx = context_from_args(args, None if args.tsumo else (args.ron or "left") if hand.size == 14 else args.ron,
+                                discards=tuple(Discard(t) for t in parse_tiles(args.discards)),
+                                visible=tuple(parse_tiles(args.seen)))
         readout = analyse(hand, ctx, None if args.win is None else parse_tile(args.win))
     except (HandError, ValueError) as e:
         print(f"riichi-lens: {e}", file=sys.stderr)

@@ -138,3 +138,59 @@ def test_serve_refuses_a_port_that_cannot_be_listened_on(port, words, capsys):
 def test_calibrate_says_a_bad_profile_name_before_reading_the_photos(tmp_path, capsys):
     assert main(["calibrate", str(tmp_path / "grid.jpg"), "--name", "../x"]) == 2
     assert "profile name '../x': use 1-40 letters, digits, '_' or '-'" in capsys.readouterr().err
+
+
+class LaidOutFinder:
+    """Stands in for the shipped models: the tiles of a daisangen laid out by hand, whatever the photo."""
+
+    def __init__(self):
+        from test_layout import lay_row
+
+        self.tiles = lay_row("2m 3m 4m 1p 1p | 5z 5z> 5z | 6z> 6z 6z | 7z 7z 7z>", 0)
+
+    def find(self, image, conf=0.35, profile=None):
+        return list(self.tiles)
+
+
+@pytest.fixture
+def daisangen_photo(tmp_path, monkeypatch):
+    import cv2
+    import numpy as np
+
+    monkeypatch.setattr("vision.tiles.TileFinder", LaidOutFinder)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((800, 1200, 3), 90, np.uint8))
+    return str(photo)
+
+
+def paid(table: dict) -> list[tuple[str, int]]:
+    return sorted((p["payer"], p["total"]) for p in table["readout"]["win"]["payments"])
+
+
+def test_read_score_takes_the_hands_context_as_hand_does(daisangen_photo, capsys):
+    """`read --score` scored every photo with the default context (east, a ron from the left, no honba): a
+    referee scoring a photo could not say tsumo, the seat's wind or the table's sticks."""
+    assert main(["read", "--score", "--json", "--tsumo", "--seat-wind", "S", "--honba", "1", daisangen_photo]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert paid(table) == [("across", 32300)]  # the photo's melds make across liable (pao), honba and all
+    assert main(["read", "--score", "--json", "--ron", "right", "--seat-wind", "S", "--pao", "left",
+                 "--dora", "1m", daisangen_photo]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert paid(table) == [("left", 16000), ("right", 16000)] and table["context"]["dora_indicators"] == ["1m"]
+    assert main(["read", "--score", daisangen_photo]) == 0  # told nothing: a ron from the left, as before
+    assert "left pays 24000" in capsys.readouterr().out
+
+
+def test_read_score_refuses_a_context_that_cannot_be_before_reading_a_photo(daisangen_photo, capsys, monkeypatch):
+    monkeypatch.setattr("vision.tiles.TileFinder", None)  # not loaded: the context is refused first
+    assert main(["read", "--score", "--ippatsu", daisangen_photo]) == 2
+    assert "riichi-lens read: ippatsu needs riichi" in capsys.readouterr().err
+    assert main(["read", "--score", "--ruleset", "nosuch", daisangen_photo]) == 2
+    assert "nosuch" in capsys.readouterr().err
+
+
+def test_hand_takes_the_seat_wind_by_either_name(capsys):
+    assert main(["hand", "123m456p789s11z 555z", "--win", "5z", "--tsumo", "--seat-wind", "S"]) == 0
+    assert capsys.readouterr().out.count("pays") == 3
+    assert main(["hand", "123m456p789s11z 555z", "--win", "5z", "--tsumo", "--seat", "S", "--round-wind", "S"]) == 0
+    assert "points:" in capsys.readouterr().out

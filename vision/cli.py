@@ -8,6 +8,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from rules.cli import add_context_args, context_from_args
+from rules.tiles import HandError
+
 
 def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("read", help="find and read the tiles in photos",
@@ -29,11 +32,17 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mirrored", action="store_true", help="the photo is mirrored (a selfie camera): flip it back")
     p.add_argument("--draw", action="store_true",
                    help="with --score: also the hand as an exhaustive draw ends it, each seat tenpai or noten and "
-                        "the noten payments (the read seat taken as the dealer)")
+                        "the noten payments (the dealer by --seat-wind: the read seat unless told)")
     p.add_argument("--declared", type=_declaration, action="append", default=[], metavar="SEAT=tenpai|noten",
                    help="with --draw: what a seat declared, over what the photo shows (a seat out of view, a "
                         "tenpai player who declared noten); again for another seat")
     p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
+    # with --score: the context, as `riichi-lens hand` takes it; riichi, dora indicators, the seat's discards and
+    # the tiles in view come from the photo where not given
+    add_context_args(p.add_argument_group("with --score, the hand's context (as for riichi-lens hand; riichi, dora "
+                                          "indicators and discards are read from the photo where not given)"),
+                     ("--seat-wind",), "won on the discard of this player (a 14-tile hand with neither: scored "
+                                       "as a ron from the left, the note says)")
     p.set_defaults(run=run_read)
 
 
@@ -103,6 +112,11 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"riichi-lens read: --annotate {args.annotate}: not a folder that can be written ({e.strerror})",
                   file=sys.stderr)
             return 2
+    try:  # the context given is checked before any photo is read
+        ctx = context_from_args(args, args.ron) if args.score else None
+    except (HandError, ValueError) as e:
+        print(f"riichi-lens read: {e}", file=sys.stderr)
+        return 2
     finder = TileFinder()
     status = 0
     written: set[Path] = set()  # annotated copies of this run: two photos named alike keep both
@@ -110,7 +124,7 @@ def run_read(args: argparse.Namespace) -> int:
         try:
             image = load_image(path)
             if args.score:
-                table = read_photo(finder, image, seat=args.seat, mirrored=args.mirrored, conf=args.conf,
+                table = read_photo(finder, image, ctx, seat=args.seat, mirrored=args.mirrored, conf=args.conf,
                                    profile=args.profile, draw_declared=dict(args.declared))
             else:
                 tiles = finder.find(cv2.flip(image, 1) if args.mirrored else image, conf=args.conf,
