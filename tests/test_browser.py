@@ -650,6 +650,29 @@ def test_the_player_liable_for_a_big_set_is_set_in_the_form(page):
     wait_for(page, lambda d: paid(d).startswith("right pays 32000"))
 
 
+def test_three_players_count_the_norths_set_aside(page):
+    assert not page.find_element(By.ID, "kita").is_displayed()  # four players: no kita
+    page.find_element(By.ID, "tab-typed").click()
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    kita = page.find_element(By.ID, "kita")
+    assert kita.is_displayed()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("123p456p789s11z 555z")
+    page.find_element(By.ID, "win_tile").send_keys("5z")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "win")
+    kita.clear()
+    kita.send_keys("2")
+    wait_for(page, lambda d: any(r.text.startswith("kita") and "2" in r.text
+                                 for r in d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")))
+    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    assert not kita.is_displayed()
+    wait_for(page, lambda d: verdict(d).get("kind") == "win" and not any(
+        r.text.startswith("kita") for r in d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")))
+    assert banner(page) == ""  # a hidden count is not sent
+
+
 def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
     """tests/test_readout.py's 1-shanten hand with a lone east: the east first (22 left), then 9p (13 left)."""
     page.find_element(By.ID, "tab-typed").click()

@@ -85,6 +85,7 @@ function contextFromForm(fromPhoto) {
     dora_indicators: state.dora || [], ura_indicators: state.ura,
     // as typed: a count the rules refuse (negative, over 100) is said by the server, not sent as another
     honba: +$("honba").value || 0, riichi_sticks: +$("sticks").value || 0,
+    kita: $("kita").closest("label").hidden ? 0 : +$("kita").value || 0,  // where the ruleset has it (seatsForRuleset)
     pao: $("pao").value || null,  // none named: a photo's melds say who fed a big set's last one (vision.table.liable_for)
   };
   if (!fromPhoto) ctx.discards = parseTiles($("discards").value).map((tile) => ({ tile }));
@@ -1142,6 +1143,7 @@ function rulesetSpec() {
 function seatsForRuleset() {
   const ruleset = (state.rulesets || {})[$("ruleset").value];
   const three = Boolean(ruleset && ruleset.players === 3);
+  $("kita").closest("label").hidden = !(ruleset && ruleset.kita);  // norths set aside as dora: three players' rule
   for (const id of ["seat", "win", "pao"]) {
     const across = $(id).querySelector('option[value="across"]');
     across.disabled = three;
