@@ -198,8 +198,6 @@ async function recognize() {
   form.append("mirrored", String($("mirrored").checked));
   if ($("profile").value) form.append("profile", $("profile").value);
   const seq = ++state.seq.recognize;
-  state.seq.table++; // an answer for the previous photo's tiles no longer applies
-  state.scoring = false;
   state.recognizing = true;
   state.dirty = false;
   setStatus("reading");
@@ -207,6 +205,10 @@ async function recognize() {
   try {
     const table = await api("/api/recognize", { method: "POST", body: form });
     if (seq !== state.seq.recognize) return;
+    // an answer still to come for the previous photo's tiles no longer applies (one refused, that photo stays
+    // shown, and its answer with it)
+    state.seq.table++;
+    state.scoring = false;
     clearError();
     await showPhoto(URL.createObjectURL(file), table);
     state.shownFile = file;
@@ -894,6 +896,8 @@ async function freeze() {
   state.file = state.shownFile = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
   $("mirrored").checked = Boolean(table.mirrored);
   state.seq.recognize++; // a photo still being read would replace the frozen frame
+  state.seq.table++; // and an answer still to come for its tiles would stand for the frame's
+  state.scoring = false;
   state.recognizing = false;
   await showPhoto(URL.createObjectURL(blob), table);
   keepSoon();
@@ -1288,7 +1292,8 @@ async function restorePhoto() {
     console.warn("no photo kept from before:", e);
     return;
   }
-  if (!kept || !(kept.file instanceof Blob) || !Array.isArray(kept.tiles) || state.file) return;  // one chosen since
+  // not over a photo chosen since, nor while the user has gone to another tab
+  if (!kept || !(kept.file instanceof Blob) || !Array.isArray(kept.tiles) || state.file || state.mode !== "photo") return;
   restoreForm(kept.form);
   $("mirrored").checked = Boolean(kept.mirrored);
   $("profile").dataset.shown = kept.profileShown;
