@@ -246,15 +246,18 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
 
 
+# The server's answers to /api/table held back in the page until the test lets them go (window.heldAnswers).
+HOLD_TABLE_ANSWERS = """
+    const real = window.fetch; window.heldAnswers = [];
+    window.fetch = (url, options) => String(url).includes('/api/table')
+      ? new Promise((resolve) => window.heldAnswers.push(() => resolve(real(url, options)))) : real(url, options);"""
+
+
 def test_while_a_correction_is_scored_the_readout_says_so(page):
     load_table(page, SELF_HAND)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
     assert page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == [] and settled(page)
-    # the server's answers held back, as on a slow link
-    page.execute_script("""
-        const real = window.fetch; window.heldAnswers = [];
-        window.fetch = (url, options) => String(url).includes('/api/table')
-          ? new Promise((resolve) => window.heldAnswers.push(() => resolve(real(url, options)))) : real(url, options);""")
+    page.execute_script(HOLD_TABLE_ANSWERS)  # as on a slow link
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
     wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
@@ -273,6 +276,22 @@ def test_while_a_correction_is_scored_the_readout_says_so(page):
     wait_for(page, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["計算中…"])
     page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and settled(d))
+
+
+def test_a_photo_refused_while_a_correction_is_scored_leaves_that_corrections_readout(page, tmp_path):
+    """Choosing a photo dropped the answer still to come for the tiles shown; refused, it left them unscored."""
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    page.execute_script(HOLD_TABLE_ANSWERS)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
+    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    page.find_element(By.ID, "photo").send_keys(str(text))
+    wait_for(page, lambda d: "not an image" in banner(d))
+    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    wait_for(page, lambda d: verdict(d).get("shanten") == "1" and settled(d))
 
 
 def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and_no_old_readout(page):
