@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.layout import Tile, lines, read_line
+from vision.layout import Line, Tile, lines, read_line
 
 W, H = 30.0, 40.0
 
@@ -368,6 +368,60 @@ def test_an_unsure_box_on_the_seam_of_a_meld_is_left_out_and_a_sure_one_is_not(a
     else:
         flagged = [i for _, where in r.problems for i in where]
         assert r.problems and (len(tiles) - 1 in r.concealed + flagged)  # the 9s kept, the pon not read
+
+
+@pytest.mark.parametrize("angle", [0, 23, 180])
+@pytest.mark.parametrize("sure", [0.45, 0.6])
+def test_a_blank_box_on_a_tiles_side_in_a_meld_is_left_out_below_the_second_box_floor(angle, sure):
+    # dev snapshot 000050 of seed 18 under the lamp: a box on the front side of a chi's tile, read as a blank haku
+    # (0.36 sure: a tile's side shows no ink), split the chi; a true haku's reading is mostly surer
+    tiles = lay_row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 4p> 2p 3p", angle)
+    tiles.append(box_half_past(tiles[11], "5z", sure))  # on the 2p's seam with the 3p
+    r = read_one(tiles)
+    if sure < 0.5:
+        assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [("chi", "left", ["4p", "2p", "3p"])]
+        assert r.problems == [] and "an unsure box read as 5z" in r.melds[0].notes[-1]
+    else:
+        assert r.problems and r.melds == []
+
+
+# dev snapshot 000050 of seed 18 under the lamp, the across seat's row as found (kind, polygon, sureness, the
+# reader's likeliest kinds): the front sides of the chi's 2p and of the daiminkan's sideways 5s were boxed and read
+# as blank haku; the first split the chi, the second, taken for an added kan's stacked tile, made the kan four
+# places and a stack, which no meld is
+SIDES_BOXED = [
+    ("8m", [[920, 88], [894, 88], [886, 76], [911, 76]], 0.64, [("8m", 0.76), ("6m", 0.09), ("0m", 0.04)]),
+    ("8m", [[893, 88], [868, 90], [861, 78], [886, 76]], 0.53, [("8m", 0.61), ("6m", 0.2), ("1m", 0.03)]),
+    ("9m", [[864, 90], [838, 92], [838, 80], [863, 78]], 0.43, [("9m", 0.48), ("0m", 0.12), ("5m", 0.04)]),
+    ("6p", [[840, 91], [814, 93], [813, 81], [839, 79]], 0.71, [("6p", 0.86), ("9p", 0.04), ("4p", 0.02)]),
+    ("4s", [[812, 93], [788, 94], [787, 82], [812, 81]], 0.75, [("4s", 0.85), ("4p", 0.02), ("4z", 0.02)]),
+    ("8s", [[788, 94], [765, 95], [765, 84], [787, 83]], 0.79, [("8s", 0.92), ("6s", 0.02)]),
+    ("7z", [[766, 96], [739, 97], [739, 84], [766, 84]], 0.84, [("7z", 0.95), ("0m", 0.01)]),
+    ("1p", [[730, 98], [704, 98], [704, 87], [729, 86]], 0.74, [("1p", 0.88), ("2z", 0.01)]),
+    ("3p", [[686, 89], [686, 97], [655, 99], [654, 90]], 0.55, [("3p", 0.75), ("7p", 0.03), ("7z", 0.02)]),
+    ("2p", [[656, 102], [632, 104], [631, 92], [656, 90]], 0.25, [("2p", 0.29), ("6p", 0.17), ("3z", 0.16)]),
+    ("5z", [[632, 111], [608, 111], [608, 101], [632, 101]], 0.36, [("5z", 0.9)]),
+    ("4p", [[632, 103], [608, 104], [608, 93], [631, 92]], 0.64, [("4p", 0.76), ("2p", 0.05), ("4s", 0.03)]),
+    ("5s", [[601, 104], [578, 105], [579, 93], [602, 92]], 0.83, [("5s", 0.93), ("5p", 0.02)]),
+    ("0s", [[579, 105], [556, 106], [555, 95], [579, 94]], 0.83, [("0s", 0.93), ("5s", 0.03)]),
+    ("5s", [[556, 106], [532, 108], [532, 96], [556, 95]], 0.83, [("5s", 0.93), ("0s", 0.03)]),
+    ("5s", [[532, 97], [532, 105], [502, 107], [502, 98]], 0.77, [("5s", 0.91), ("0s", 0.03)]),
+    ("5z", [[534, 103], [534, 112], [502, 114], [501, 105]], 0.49, [("5z", 0.92)]),
+]
+
+
+def test_boxes_on_tiles_sides_read_as_haku_are_left_out_of_the_melds_they_spoil():
+    tiles = [Tile(kind, tuple(map(tuple, polygon)), sure, candidates=tuple(candidates))
+             for kind, polygon, sure, candidates in SIDES_BOXED]
+    # the row as the whole photo's tiles made it, the last box stacked on the sideways 5s (these tiles alone pair
+    # that 5s and its box as a row of two across)
+    row = longest(lines(tiles))
+    by_place = sorted(row.tiles + [15], key=lambda i: float(tiles[i].center @ row.right))
+    r = read_line(tiles, Line(by_place, row.up, {16: 15}))
+    assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [
+        ("chi", "left", ["3p", "2p", "4p"]), ("daiminkan", "right", ["5s", "0s", "5s", "5s"])]
+    assert r.melds[1].notes == ["a box read as 5z on the called tile of this daiminkan is left out"]
+    assert kinds(tiles, r.concealed) == "8m 8m 9m 6p 4s 8s 7z 1p".split() and r.problems == []
 
 
 @pytest.mark.parametrize("angle", [0, 23, 180])
