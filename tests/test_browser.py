@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -122,15 +123,23 @@ def test_a_photo_is_read_and_every_tile_outlined(page, tmp_path):
 READ_RIGHT_SEED = 116
 
 
-def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if_told(page, tmp_path):
-    """Ticking "mirrored" or choosing another tile set reads the photo again, which dropped every correction made
-    with no way back (undo was cleared)."""
+PHOTO_READ = "const s = window.riichiLens.state; return s.table !== null && !s.recognizing && s.history.length === 0;"
+
+
+def read_real_photo(page) -> Path:
+    """A whole-set photo of the real set chosen on the page, once read (skips where ../shared is absent)."""
     photo = shared_dir() / "data" / "real-tiles" / "photos" / "group_1.jpg"
     if not photo.is_file():
         pytest.skip(f"no real photo at {photo} (set RIICHI_LENS_SHARED)")
     page.find_element(By.ID, "photo").send_keys(str(photo))
-    read = "const s = window.riichiLens.state; return s.table !== null && !s.recognizing && s.history.length === 0;"
-    wait_for(page, lambda d: d.execute_script(read), timeout=60)
+    wait_for(page, lambda d: d.execute_script(PHOTO_READ), timeout=60)
+    return photo
+
+
+def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if_told(page, tmp_path):
+    """Ticking "mirrored" or choosing another tile set reads the photo again, which dropped every correction made
+    with no way back (undo was cleared)."""
+    read_real_photo(page)
     count = len(marks(page))
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
@@ -143,7 +152,7 @@ def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if
     assert page.execute_script("return window.riichiLens.state.history.length") == 1 and len(marks(page)) == count - 1
     page.find_element(By.ID, "mirrored").click()
     wait_for(page, lambda d: d.switch_to.alert).accept()  # read it again mirrored, the corrections dropped
-    wait_for(page, lambda d: d.execute_script(read) and d.execute_script("return window.riichiLens.state.table.mirrored"),
+    wait_for(page, lambda d: d.execute_script(PHOTO_READ) and d.execute_script("return window.riichiLens.state.table.mirrored"),
              timeout=60)
 
 
@@ -164,12 +173,7 @@ def kept_photo(driver) -> dict | None:
 
 def test_a_corrected_photo_is_kept_across_a_reload(page):
     """A phone may drop the page while its camera is open; a reload lost the photo and every correction."""
-    photo = shared_dir() / "data" / "real-tiles" / "photos" / "group_1.jpg"
-    if not photo.is_file():
-        pytest.skip(f"no real photo at {photo} (set RIICHI_LENS_SHARED)")
-    page.find_element(By.ID, "photo").send_keys(str(photo))
-    read = "const s = window.riichiLens.state; return s.table !== null && !s.recognizing && s.history.length === 0;"
-    wait_for(page, lambda d: d.execute_script(read), timeout=60)
+    photo = read_real_photo(page)
     count = len(marks(page))
     kinds = page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)")
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
