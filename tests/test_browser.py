@@ -164,10 +164,12 @@ def kept_photo(driver) -> dict | None:
         open.onupgradeneeded = () => open.result.createObjectStore('kept');
         open.onerror = () => done(null);
         open.onsuccess = () => {
-          const db = open.result, get = db.transaction('kept').objectStore('kept').get('photo');
-          get.onsuccess = () => { db.close(); const k = get.result;
-            done(k ? {tiles: k.tiles.length, history: k.history.length, honba: k.form.honba, photo: k.file.size} : null); };
-          get.onerror = () => { db.close(); done(null); };
+          const db = open.result, tx = db.transaction('kept'), store = tx.objectStore('kept');
+          const kept = store.get('photo'), file = store.get('photo-file');
+          tx.oncomplete = () => { db.close(); const k = kept.result;
+            done(k ? {tiles: k.tiles.length, history: k.history.length, honba: k.form.honba,
+                      photo: file.result && file.result.size} : null); };
+          tx.onerror = () => { db.close(); done(null); };
         };""")
 
 
@@ -197,6 +199,10 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     wait_for(page, lambda d: len(marks(d)) == count and settled(d))
     assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds
     wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count)
+    other = photo.with_name("group_2.jpg")  # the next photo read replaces it, photo and all
+    page.find_element(By.ID, "photo").send_keys(str(other))
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("photo") == other.stat().st_size, timeout=60)
+    assert kept_photo(page)["history"] == 0
 
 
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):

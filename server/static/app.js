@@ -1224,7 +1224,8 @@ function wire() {
 // steps, what seats declared at a draw and the context form are kept in this browser (IndexedDB: the photo is
 // megabytes) and shown again, scored again, when the page opens. The next photo read replaces them. Nothing is
 // kept where the browser keeps nothing (a private window may refuse): the page works as before, said in the console.
-const KEEP_DB = "riichi-lens", KEEP_STORE = "kept", KEEP_KEY = "photo";
+const KEEP_DB = "riichi-lens", KEEP_STORE = "kept", KEEP_KEY = "photo", KEEP_FILE = "photo-file";
+let keptFile = null; // the photo last written: megabytes, written again only when another is shown
 
 function keepDb() {
   return new Promise((resolve, reject) => {
@@ -1235,15 +1236,16 @@ function keepDb() {
   });
 }
 
-// One request in its own transaction, the database closed after it (an open one would block its deletion).
-async function keepRequest(mode, request) {
+// Requests in one transaction, the database closed after it (an open one would block its deletion); the results
+// of those ``requests`` makes, in order.
+async function keepRequests(mode, requests) {
   const db = await keepDb();
   try {
     return await new Promise((resolve, reject) => {
       const tx = db.transaction(KEEP_STORE, mode);
-      const req = request(tx.objectStore(KEEP_STORE));
-      tx.oncomplete = () => resolve(req.result);
-      tx.onerror = tx.onabort = () => reject(tx.error || req.error);
+      const reqs = requests(tx.objectStore(KEEP_STORE));
+      tx.oncomplete = () => resolve(reqs.map((req) => req.result));
+      tx.onerror = tx.onabort = () => reject(tx.error);
     });
   } finally {
     db.close();
@@ -1260,13 +1262,16 @@ async function keepPhoto() {
   if (!state.shownFile || !state.tiles || !state.photo) return;
   const form = Object.fromEntries([...$("context").elements].filter((el) => el.id)
     .map((el) => [el.id, el.type === "checkbox" ? el.checked : el.value]));
+  const file = state.shownFile;
   const kept = {
-    file: state.shownFile, width: state.photo.width, height: state.photo.height, mirrored: state.photo.mirrored,
-    tiles: state.tiles, history: state.history, dora: state.dora, ura: state.ura, drawDeclared: state.drawDeclared,
-    form, profileShown: $("profile").dataset.shown || "", keptAt: Date.now(),
+    fileName: file.name, fileSize: file.size, width: state.photo.width, height: state.photo.height,
+    mirrored: state.photo.mirrored, tiles: state.tiles, history: state.history, dora: state.dora, ura: state.ura,
+    drawDeclared: state.drawDeclared, form, profileShown: $("profile").dataset.shown || "", keptAt: Date.now(),
   };
   try {
-    await keepRequest("readwrite", (store) => store.put(kept, KEEP_KEY));
+    const newFile = file !== keptFile;
+    await keepRequests("readwrite", (store) => [store.put(kept, KEEP_KEY), ...(newFile ? [store.put(file, KEEP_FILE)] : [])]);
+    keptFile = file;
   } catch (e) {
     console.warn("the photo is not kept across a reload:", e);
   }
@@ -1285,15 +1290,17 @@ function restoreForm(form) {
 }
 
 async function restorePhoto() {
-  let kept;
+  let kept, file;
   try {
-    kept = await keepRequest("readonly", (store) => store.get(KEEP_KEY));
+    [kept, file] = await keepRequests("readonly", (store) => [store.get(KEEP_KEY), store.get(KEEP_FILE)]);
   } catch (e) {
     console.warn("no photo kept from before:", e);
     return;
   }
-  // not over a photo chosen since, nor while the user has gone to another tab
-  if (!kept || !(kept.file instanceof Blob) || !Array.isArray(kept.tiles) || state.file || state.mode !== "photo") return;
+  // the photo and its tiles as written together; not over a photo chosen since, nor in another tab
+  if (!kept || !(file instanceof Blob) || file.size !== kept.fileSize || !Array.isArray(kept.tiles)) return;
+  if (state.file || state.mode !== "photo") return;
+  kept.file = keptFile = file;
   restoreForm(kept.form);
   $("mirrored").checked = Boolean(kept.mirrored);
   $("profile").dataset.shown = kept.profileShown;
