@@ -552,6 +552,12 @@ def server_messages() -> list[str]:
     say(score_table(win, Context(tsumo=True, ura_indicators=["1m"])))
     big = "2m 3m 4m 1p 1p | 5z 5z> 5z | 6z> 6z 6z | 7z 7z 7z>"  # a daisangen: pao on the last dragon set called
     say(score_table(read_table(lay_row(big, 0, origin=(150.0, 700.0))), Context(seat_wind="S", tsumo=True)))
+    # a player named liable who fed the hand a wind set, not a dragon set; one who fed it nothing
+    fed_a_wind = "1p 1p | 1z 1z 1z> | 5z 5z> 5z | 6z> 6z 6z | 7z> 7z 7z"
+    say(score_table(read_table(lay_row(fed_a_wind, 0, origin=(150.0, 700.0))),
+                    Context(seat_wind="S", tsumo=True, pao="right")))
+    say(score_table(read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0))),
+                    Context(tsumo=True, pao="left")))
     for pond in (WHOLE_POND, WHOLE_POND[:17]):  # nagashi mangan at the draw, and a pond too short to say
         say(score_table(read_table(draw_table(left_pond=pond))))
     # declared at the draw: a noten hand tenpai, a riichi hand noten
