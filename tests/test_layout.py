@@ -379,7 +379,8 @@ def test_a_blank_box_on_a_tiles_side_in_a_meld_is_left_out_below_the_second_box_
     tiles.append(box_half_past(tiles[11], "5z", sure))  # on the 2p's seam with the 3p
     r = read_one(tiles)
     if sure < 0.5:
-        assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [("chi", "left", ["4p", "2p", "3p"])]
+        assert [(m.kind, m.source, kinds(tiles, m.tile_indices)) for m in r.melds] == [
+            ("chi", "left", ["4p", "2p", "3p"])]
         assert r.problems == [] and "an unsure box read as 5z" in r.melds[0].notes[-1]
     else:
         assert r.problems and r.melds == []

@@ -875,7 +875,8 @@ def _meld_less_a_box_between(tiles: list[Tile], line: Line, group: list[int]) ->
     detector's box on the seam between two tiles (or on a shadow), read unsurely as a tile, splits a pon or chi
     that is no meld with it. The box is left out of the hand, and a note says so."""
     for k, i in enumerate(group):
-        if not _unsure_box_on_a_neighbour(tiles, line, group, k, EXTRA_SURE if tiles[i].kind == "5z" else PHANTOM_SURE):
+        sure_below = EXTRA_SURE if tiles[i].kind == "5z" else PHANTOM_SURE
+        if not _unsure_box_on_a_neighbour(tiles, line, group, k, sure_below):
             continue
         meld, _ = _read_meld(tiles, line, group[:k] + group[k + 1:])
         if meld is not None:
