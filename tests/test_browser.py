@@ -205,6 +205,30 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     assert kept_photo(page)["history"] == 0
 
 
+def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
+    """A shared machine (a tournament's laptop): the photo kept for a reload can be put away for good."""
+    read_real_photo(page)
+    count = len(marks(page))
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count - 1)
+    page.find_element(By.ID, "clear-photo").click()
+    alert = wait_for(page, lambda d: d.switch_to.alert)
+    assert "drops the corrections" in alert.text
+    alert.dismiss()  # kept: nothing changes
+    assert len(marks(page)) == count - 1 and page.find_element(By.ID, "stage").is_displayed()
+    page.find_element(By.ID, "clear-photo").click()
+    wait_for(page, lambda d: d.switch_to.alert).accept()
+    wait_for(page, lambda d: kept_photo(d) is None)
+    assert marks(page) == [] and not page.find_element(By.ID, "stage").is_displayed()
+    assert not page.find_element(By.ID, "readout").is_displayed()
+    page.refresh()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    assert marks(page) == [] and page.find_element(By.ID, "photo-status").text == ""
+    read_real_photo(page)  # and the page reads the next photo as ever
+    assert len(marks(page)) == count
+
+
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):
     shared = shared_dir()
     if not (shared / "data" / "tile-art").is_dir():

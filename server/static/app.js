@@ -1199,6 +1199,7 @@ function wire() {
     readAgain(() => { e.target.value = before; });
   });
   $("undo").addEventListener("click", undo);
+  $("clear-photo").addEventListener("click", clearPhoto);
   $("add-mode").addEventListener("click", () => {
     if (!state.tiles) { showError(t("photo_first")); return; }
     setAdding(!state.adding);
@@ -1270,7 +1271,8 @@ async function keepPhoto() {
   };
   try {
     const newFile = file !== keptFile;
-    await keepRequests("readwrite", (store) => [store.put(kept, KEEP_KEY), ...(newFile ? [store.put(file, KEEP_FILE)] : [])]);
+    await keepRequests("readwrite", (store) => state.shownFile !== file ? []  // cleared or replaced meanwhile
+      : [store.put(kept, KEEP_KEY), ...(newFile ? [store.put(file, KEEP_FILE)] : [])]);
     keptFile = file;
   } catch (e) {
     console.warn("the photo is not kept across a reload:", e);
@@ -1287,6 +1289,34 @@ function restoreForm(form) {
   }
   seatsForRuleset();
   drawDealer();
+}
+
+// The photo put away and forgotten here (a shared machine at a tournament): the page as it opens, the context kept.
+async function clearPhoto() {
+  if (state.history.length && !window.confirm(t("drop_photo"))) return;
+  clearTimeout(keepTimer);
+  state.seq.table++;
+  state.seq.recognize++;
+  Object.assign(state, { file: null, shownFile: null, tiles: null, table: null, history: [], drawDeclared: {},
+    scoring: false, recognizing: false, highlight: new Set(), problem: null });
+  if (state.photo && state.photo.url.startsWith("blob:")) URL.revokeObjectURL(state.photo.url);
+  state.photo = null;
+  setAdding(false);
+  closePicker();
+  $("photo-img").removeAttribute("src");
+  $("overlay").replaceChildren();
+  for (const id of ["stage", "toolbar", "legend", "problems", "seats"]) $(id).hidden = true;
+  $("stage").classList.remove("busy");
+  setStatus("");
+  clearError();
+  drawContextTiles();
+  drawReadout();
+  try {
+    await keepRequests("readwrite", (store) => [store.delete(KEEP_KEY), store.delete(KEEP_FILE)]);
+    keptFile = null;
+  } catch (e) {
+    console.warn("the photo kept in this browser could not be forgotten:", e);
+  }
 }
 
 async function restorePhoto() {
