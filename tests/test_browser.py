@@ -229,6 +229,24 @@ def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
     assert len(marks(page)) == count
 
 
+def test_a_kept_photo_the_page_cannot_show_is_forgotten_not_met_at_every_reload(page):
+    page.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const open = indexedDB.open('riichi-lens', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('kept');
+        open.onsuccess = () => {
+          const db = open.result, tx = db.transaction('kept', 'readwrite'), store = tx.objectStore('kept');
+          store.put({fileSize: 3, tiles: [{kind: 5, polygon: 'no'}], history: [], form: {}}, 'photo');
+          store.put(new Blob(['abc'], {type: 'image/jpeg'}), 'photo-file');
+          tx.oncomplete = () => { db.close(); done(); };
+        };""")
+    assert kept_photo(page) is not None
+    page.refresh()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    wait_for(page, lambda d: kept_photo(d) is None)
+    assert marks(page) == [] and not page.find_element(By.ID, "stage").is_displayed() and banner(page) == ""
+
+
 def test_a_generated_photo_shows_the_readout_of_its_true_hand(page, tmp_path):
     shared = shared_dir()
     if not (shared / "data" / "tile-art").is_dir():

@@ -1331,21 +1331,30 @@ async function restorePhoto() {
   if (!kept || !(file instanceof Blob) || file.size !== kept.fileSize || !Array.isArray(kept.tiles)) return;
   if (state.file || state.mode !== "photo") return;
   kept.file = keptFile = file;
-  restoreForm(kept.form);
-  $("mirrored").checked = Boolean(kept.mirrored);
-  $("profile").dataset.shown = kept.profileShown;
-  state.dora = kept.dora ?? null;
-  state.ura = kept.ura || [];
-  state.file = state.shownFile = kept.file;
-  const tiles = kept.tiles;
-  await showPhoto(URL.createObjectURL(kept.file),
-    unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles));
-  state.tiles = tiles;  // as corrected, with what was set by hand
-  state.history = kept.history || [];
-  state.drawDeclared = kept.drawDeclared || {};
-  drawContextTiles();
-  setStatus("kept_photo");
-  rescoreTable();
+  try {
+    const tiles = kept.tiles;
+    if (!tiles.every((tile) => typeof tile.kind === "string" && Array.isArray(tile.polygon) && tile.polygon.length === 4)) {
+      throw new Error("its tiles are not as this page keeps them");  // kept by another version of the page
+    }
+    restoreForm(kept.form);
+    $("mirrored").checked = Boolean(kept.mirrored);
+    $("profile").dataset.shown = kept.profileShown || "";
+    state.dora = kept.dora ?? null;
+    state.ura = kept.ura || [];
+    state.file = state.shownFile = kept.file;
+    await showPhoto(URL.createObjectURL(kept.file),
+      unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles));
+    state.tiles = tiles;  // as corrected, with what was set by hand
+    state.history = kept.history || [];
+    state.drawDeclared = kept.drawDeclared || {};
+    drawContextTiles();
+    setStatus("kept_photo");
+    rescoreTable();
+  } catch (e) {  // what cannot be shown is forgotten, so that the next reload does not meet it again
+    console.warn("the photo kept from before could not be shown, and is forgotten:", e);
+    state.history = [];
+    await clearPhoto();
+  }
 }
 
 // Kept on window for scripts and the browser tests: load a table JSON (as /api/table or /api/recognize give it)
