@@ -12,7 +12,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema, field_validator
+from pydantic import (AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema, field_validator,
+                      model_validator)
 from pydantic_core import PydanticCustomError
 
 from rules.context import Context, Discard, Missed
@@ -127,6 +128,16 @@ class TableRequest(BaseModel):
         default_factory=dict, examples=[{"left": False}],
         description="at an exhaustive draw, what a seat declared: true tenpai, false noten. It stands over the "
                     "photo: a seat out of view, a hand misread, a tenpai player who declared noten")
+    won_on: int | None = Field(
+        None, ge=0, description="the index in tiles of the tile the scored hand won on, as the user says: it stands "
+                                "over the tile the photo sets apart (a note says where it cannot be one)")
+
+    @model_validator(mode="after")
+    def won_on_a_tile_sent(self):
+        if self.won_on is not None and self.won_on >= len(self.tiles):
+            raise PydanticCustomError("won_on_a_tile", "won_on {won_on}: there are {count} tiles, numbered from 0",
+                                      {"won_on": self.won_on, "count": len(self.tiles)})
+        return self
 
 
 class ScoreRequest(BaseModel):
@@ -297,7 +308,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
         ctx = to_context(req.context, req.ruleset)
-        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx), req.draw_declared)
+        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx), req.draw_declared, req.won_on)
 
     feed = None
     if camera is not None:

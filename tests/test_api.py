@@ -135,6 +135,18 @@ def test_table_rescores_corrected_tiles(client):
     assert not readout["tenpai"] and readout["shanten"] == 1
 
 
+def test_table_takes_the_tile_the_hand_won_on_and_refuses_one_not_sent(client):
+    tiles = _tiles_json("2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m 8m")
+    ron = {"seat_wind": "S", "win_from": "left"}
+    best = client.post("/api/table", json={"tiles": tiles, "context": ron}).json()["readout"]["win"]
+    on_the_pair = client.post("/api/table", json={"tiles": tiles, "context": ron, "won_on": 13}).json()
+    assert on_the_pair["hand"]["win_tile"] == "8m"
+    assert (best["wait"], on_the_pair["readout"]["win"]["wait"]) == ("ryanmen", "tanki")
+    r = client.post("/api/table", json={"tiles": tiles, "won_on": 14})
+    assert r.status_code == 422 and r.json()["detail"][0]["msg"] == "won_on 14: there are 14 tiles, numbered from 0"
+    assert client.post("/api/table", json={"tiles": tiles, "won_on": -1}).status_code == 422
+
+
 def test_table_takes_the_readers_candidates_and_keeps_a_kind_set_by_hand(client):
     """The page sends back each tile's candidates as /api/recognize gave them: a fifth 1m whose next likeliest
     kind is 4m is taken as 4m and the hand scores; once the user says it is 1m (sent without candidates), it

@@ -442,6 +442,28 @@ def test_a_tile_the_rules_read_otherwise_says_what_the_reader_read(page):
     assert [b.get_attribute("data-code") for b in likely.find_elements(By.CSS_SELECTOR, "button.face")] == ["2m"]
 
 
+def test_the_tile_the_hand_won_on_is_marked_by_hand_and_changes_the_score(page):
+    """A hand of 14 not set apart was scored on its reading worth most, and the page could not say otherwise."""
+    load_table(page, "2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m 8m", size=(700, 220), origin=(20.0, 130.0))
+    page.find_element(By.CSS_SELECTOR, "#seat_wind option[value='S']").click()
+    page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()  # ron
+
+    def points(d):
+        text = d.find_element(By.CSS_SELECTOR, "#readout .total .points").text
+        return int("".join(c for c in text if c.isdigit()))
+
+    wait_for(page, lambda d: settled(d) and points(d) == 2000)  # pinfu tanyao, the 8m pair not the wait
+    assert page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.won") == []
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="13"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="won"]').click()
+    wait_for(page, lambda d: settled(d) and points(d) == 1300)  # won on the 8m: a pair wait, tanyao alone
+    assert "won" in mark_of(page, 13)["classes"] and "tanki" in page.find_element(By.ID, "readout").text
+    screenshot(page, "won-on")
+    page.find_element(By.ID, "undo").click()
+    wait_for(page, lambda d: settled(d) and points(d) == 2000)
+    assert "won" not in mark_of(page, 13)["classes"]
+
+
 def test_an_unsure_tile_that_would_complete_the_hand_is_offered_and_taken_with_one_tap(page):
     load_table(page, "1m 2m 3m 4p 5p 6p 1s 8s 9s 1z 1z 5z 5z 5z", size=(700, 220), origin=(20.0, 130.0),
                candidates={6: [("1s", 0.55), ("7s", 0.4)]})
@@ -600,6 +622,9 @@ def server_messages() -> list[str]:
                     Context(seat_wind="S", tsumo=True, pao="right")))
     say(score_table(read_table(lay_row(conc + " 1z 5z 5z 5z", 0, origin=(150.0, 700.0))),
                     Context(tsumo=True, pao="left")))
+    # a winning tile marked in a hand of 12, and one marked in a meld
+    say(score_table(read_table(lay_row(conc + " 2z 3z", 0, origin=(150.0, 700.0))), won=11))
+    say(score_table(read_table(lay_row(conc + " 1z | 7z 7z> 7z", 0, origin=(150.0, 700.0))), won=12))
     for pond in (WHOLE_POND, WHOLE_POND[:17]):  # nagashi mangan at the draw, and a pond too short to say
         say(score_table(read_table(draw_table(left_pond=pond))))
     # declared at the draw: a noten hand tenpai, a riichi hand noten

@@ -444,6 +444,26 @@ def test_a_short_hand_running_to_the_photo_s_edge_says_a_tile_may_be_cut_off():
     assert not [p for p in out["problems"] if "edge" in p["message"]] and out["readout"] is not None
 
 
+def test_the_tile_the_user_says_the_hand_won_on_is_its_winning_tile():
+    """Not set apart, a 14-tile hand was scored on the reading worth most, and nothing could say otherwise."""
+    table = read_table(lay_row("2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m 8m", 0))  # pinfu on a run, or a pair wait
+    ron = Context(seat_wind="S", win_from="left")
+    best = score_table(table, ron)
+    assert best["hand"]["win_tile"] is None and best["readout"]["win"]["wait"] == "ryanmen"
+    on_the_pair = score_table(read_table(lay_row("2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m 8m", 0)), ron, won=12)
+    assert on_the_pair["hand"]["win_tile"] == "8m"
+    win = on_the_pair["readout"]["win"]
+    assert (win["wait"], [y for y, _ in win["yaku"]], win["points"]) == ("tanki", ["tanyao"], 1300)
+    assert best["readout"]["win"]["points"] == 2000  # pinfu tanyao 30 fu
+    # not among a 14-tile hand's concealed tiles: said, and the photo's reading stands
+    short = read_table(lay_row("2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m", 0))
+    out = score_table(short, ron, won=12)
+    assert any(n.startswith("the tile marked as the winning one (8m) is not taken: the hand shows 13 tiles")
+               for n in out["notes"])
+    with pytest.raises(ValueError, match="won on tile 20: the table has 13 tiles"):
+        score_table(short, ron, won=20)
+
+
 def payments(out) -> list[tuple[str, int]]:
     return [(p["payer"], p["total"]) for p in out["readout"]["win"]["payments"]]
 

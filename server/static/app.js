@@ -273,6 +273,7 @@ async function rescoreTable() {
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
     context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value, draw_declared: state.drawDeclared,
+    won_on: state.tiles.some((tile) => tile.won) ? state.tiles.findIndex((tile) => tile.won) : null,
   };
   try {
     const table = await postJson("/api/table", body);
@@ -319,7 +320,11 @@ function showCorrected() {
 function correctTile(index, action) {
   changeTiles((tiles) => {
     if (action === "delete") tiles.splice(index, 1);
-    else if (action === "turn") { const [p0, p1, p2, p3] = tiles[index].polygon; tiles[index].polygon = [p3, p0, p1, p2]; tiles[index].fixed = true; }
+    else if (action === "won") {  // the scored hand won on this tile (again: not marked), whatever the photo sets apart
+      const was = tiles[index].won;
+      tiles.forEach((tile) => { delete tile.won; });
+      if (!was) tiles[index].won = true;
+    } else if (action === "turn") { const [p0, p1, p2, p3] = tiles[index].polygon; tiles[index].polygon = [p3, p0, p1, p2]; tiles[index].fixed = true; }
     else tiles[index] = { ...tiles[index], kind: action === "back" ? "back" : action, confidence: 1, byHand: true };
   });
 }
@@ -399,6 +404,7 @@ function tileMark(tile, index, view) {
   if (low) classes.push("low");
   if (read !== tile.kind) classes.push("reread");
   if (view.highlight.has(index)) classes.push("hl");
+  if (index === view.won) classes.push("won");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
     "aria-label": tile.kind, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
   const size = labelSize(tile.polygon, view.width);
@@ -434,7 +440,11 @@ function meldMark(meld, tiles, view) {
 function renderOverlay(svg, table, width, height, highlight = new Set(), interactive = false) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  const view = { width, highlight, interactive, below: checkBelow(table) };
+  // the tile the scored hand won on: the one the server took (set apart, or marked), else the one marked
+  const scored = (table.seats || []).find((s) => s.seat === table.seat);
+  const won = scored && scored.drawn !== null && scored.drawn !== undefined ? scored.drawn
+    : table.tiles.findIndex((tile) => tile.won);
+  const view = { width, highlight, interactive, below: checkBelow(table), won };
   const tiles = table.tiles;
   const marks = tiles.map((tile, i) => tileMark(tile, i, view));
   const melds = (table.seats || []).flatMap((s) => s.melds).filter((m) => m.tile_indices.every((i) => tiles[i])).map((m) => meldMark(m, tiles, view));
@@ -453,6 +463,7 @@ function checkBelow(table) {
 function drawLegend() {
   const items = ROLES.map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
   items.push(`<span class="key low"><i></i>${t("low_conf")} (&lt; ${Math.round(checkBelow(state.table) * 100)}%)</span>`);
+  items.push(`<span class="key won"><i></i>${t("won_tile")}</span>`);
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
 }
 
@@ -613,7 +624,7 @@ function svgPoint(evt) {
 function openTilePicker(index, clientX, clientY) {
   const tile = state.tiles[index];
   const likely = (tile.candidates || []).map(([code]) => code).filter((code) => code !== tile.kind);
-  openPicker(clientX, clientY, tile.kind, ["back", "turn", "delete"], (action) => correctTile(index, action), likely);
+  openPicker(clientX, clientY, tile.kind, ["back", "turn", "won", "delete"], (action) => correctTile(index, action), likely);
 }
 
 function onOverlayKey(evt) {
