@@ -440,10 +440,10 @@ function meldMark(meld, tiles, view) {
 function renderOverlay(svg, table, width, height, highlight = new Set(), interactive = false) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  // the tile the scored hand won on: the one the server took (set apart, or marked), else the one marked
+  // the tile the scored hand won on: the one the server took (set apart, or marked where it can be), else, while
+  // a correction is with the server, the one marked
   const scored = (table.seats || []).find((s) => s.seat === table.seat);
-  const won = scored && scored.drawn !== null && scored.drawn !== undefined ? scored.drawn
-    : table.tiles.findIndex((tile) => tile.won);
+  const won = scored ? scored.drawn ?? -1 : table.tiles.findIndex((tile) => tile.won);
   const view = { width, highlight, interactive, below: checkBelow(table), won };
   const tiles = table.tiles;
   const marks = tiles.map((tile, i) => tileMark(tile, i, view));
