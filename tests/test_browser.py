@@ -462,6 +462,15 @@ def test_the_tile_the_hand_won_on_is_marked_by_hand_and_changes_the_score(page):
     page.find_element(By.ID, "undo").click()
     wait_for(page, lambda d: settled(d) and points(d) == 2000)
     assert "won" not in mark_of(page, 13)["classes"]
+    # in a hand of 13 no tile is a winning one: the mark is not taken, and the note says why
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="delete"]').click()
+    wait_for(page, lambda d: settled(d) and len(marks(d)) == 13)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-act="won"]').click()
+    wait_for(page, lambda d: settled(d) and any("is not taken: the hand shows 13 tiles" in n.text
+                                                for n in d.find_elements(By.CSS_SELECTOR, "#readout .note")))
+    assert page.find_elements(By.CSS_SELECTOR, "#overlay .tile-mark.won") == []
 
 
 def test_an_unsure_tile_that_would_complete_the_hand_is_offered_and_taken_with_one_tap(page):
