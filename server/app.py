@@ -73,6 +73,8 @@ class ContextIn(BaseModel):
     missed: list[MissedIn] = Field(default_factory=list)
     visible: list[str] = Field(default_factory=list)
     pao: Source | None = None
+    other_winner_nearer: bool = Field(False, description="a double ron whose other winner sits nearer the "
+                                                         "discarder: that winner takes the honba and the sticks")
 
 
 TILE_KIND = r"[0-9][mps]|[1-7]z|back"  # a tile in rules notation, or face down

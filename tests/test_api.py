@@ -135,6 +135,16 @@ def test_table_rescores_corrected_tiles(client):
     assert not readout["tenpai"] and readout["shanten"] == 1
 
 
+def test_score_of_a_double_rons_farther_winner_leaves_the_honba_and_sticks_to_the_nearer(client):
+    ron = {"win_from": "left", "honba": 2, "riichi_sticks": 1}
+    body = {"hand": "123m456p789s11z 555z", "win_tile": "5z"}
+    alone = client.post("/api/score", json={**body, "context": ron}).json()["win"]
+    farther = client.post("/api/score", json={**body, "context": {**ron, "other_winner_nearer": True}}).json()["win"]
+    assert (alone["winner_gain"], farther["winner_gain"]) == (3600, 2000)  # 2,000 + 600 honba + 1,000 sticks
+    r = client.post("/api/score", json={**body, "context": {"tsumo": True, "other_winner_nearer": True}})
+    assert r.status_code == 422 and r.json() == {"error": "only a ron can be shared with another winner"}
+
+
 def test_table_takes_the_tile_the_hand_won_on_and_refuses_one_not_sent(client):
     tiles = _tiles_json("2m 3m 4m 4p 5p 6p 6s 7s 8s 3p 4p 5p 8m 8m")
     ron = {"seat_wind": "S", "win_from": "left"}

@@ -784,6 +784,26 @@ def test_three_players_count_the_norths_set_aside(page):
     assert banner(page) == ""  # a hidden count is not sent
 
 
+def test_a_double_rons_farther_winner_is_set_in_the_form(page):
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("123m456p789s11z 555z")
+    page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("2")
+    page.find_element(By.ID, "score").click()
+
+    def paid(d):
+        return d.find_element(By.CSS_SELECTOR, "#readout .payments").text
+
+    wait_for(page, lambda d: "+ 600 honba" in paid(d))
+    page.find_element(By.CSS_SELECTOR, "summary").click()
+    page.find_element(By.ID, "double_ron").click()  # the nearer winner takes the honba
+    wait_for(page, lambda d: "left pays" in paid(d) and "honba" not in paid(d))
+
+
 def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
     """tests/test_readout.py's 1-shanten hand with a lone east: the east first (22 left), then 9p (13 left)."""
     page.find_element(By.ID, "tab-typed").click()

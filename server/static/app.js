@@ -82,6 +82,7 @@ function contextFromForm(fromPhoto) {
     riichi: $("riichi").checked || $("double_riichi").checked, double_riichi: $("double_riichi").checked,
     ippatsu: $("ippatsu").checked, haitei: last && tsumo, houtei: last && !tsumo,
     rinshan: $("rinshan").checked, chankan: $("chankan").checked,
+    other_winner_nearer: $("double_ron").checked,  // the nearer winner takes the honba and the sticks
     dora_indicators: state.dora || [], ura_indicators: state.ura,
     // as typed: a count the rules refuse (negative, over 100) is said by the server, not sent as another
     honba: +$("honba").value || 0, riichi_sticks: +$("sticks").value || 0,
