@@ -12,8 +12,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import (AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema, field_validator,
-                      model_validator)
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema,
+                      field_validator, model_validator)
 from pydantic_core import PydanticCustomError
 
 from rules.context import Context, Discard, Missed
@@ -28,7 +28,13 @@ Wind = Literal["E", "S", "W", "N"]
 SeatName = Literal["self", "right", "across", "left"]
 
 
-class MeldIn(BaseModel):
+class Strict(BaseModel):
+    """A request's part whose every field is known: a name mistyped ("honbaa") is refused, naming it, not dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MeldIn(Strict):
     kind: Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
     tiles: list[str]
     called: str | None = None
@@ -36,20 +42,20 @@ class MeldIn(BaseModel):
     added: str | None = None
 
 
-class DiscardIn(BaseModel):
+class DiscardIn(Strict):
     tile: str
     riichi: bool = False
     called: bool = False
 
 
-class MissedIn(BaseModel):
+class MissedIn(Strict):
     tile: str
     after_riichi: bool = False
     drawn_since: bool = False
     called_since: bool = False
 
 
-class ContextIn(BaseModel):
+class ContextIn(Strict):
     seat_wind: Wind = "E"
     round_wind: Wind = "E"
     tsumo: bool = False
@@ -94,7 +100,7 @@ Pixel = Annotated[float, Field(allow_inf_nan=False)]  # a NaN corner would pass 
 Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
-class TileIn(BaseModel):
+class TileIn(Strict):
     kind: TileKind
     polygon: list[tuple[Pixel, Pixel]] = Field(min_length=4, max_length=4,
                                                description="corners TL, TR, BR, BL as the glyph reads, in pixels")
@@ -121,7 +127,7 @@ RULESET_HELP = ("a preset (GET /api/rulesets), with house rules after a colon: t
                 "(the options: GET /api/house-rules)")
 
 
-class TableRequest(BaseModel):
+class TableRequest(Strict):
     tiles: list[TileIn] = Field(max_length=MAX_TILES)  # a photo's reading keeps as many
     context: ContextIn = Field(default_factory=ContextIn)
     ruleset: str = Field("tenhou", description=RULESET_HELP)
@@ -142,7 +148,7 @@ class TableRequest(BaseModel):
         return self
 
 
-class ScoreRequest(BaseModel):
+class ScoreRequest(Strict):
     """A hand in notation (``hand``) or as tiles and melds (``concealed`` + ``melds``), and its context."""
 
     hand: str | None = Field(None, examples=["123m456p789s11z 555z"])

@@ -1,6 +1,8 @@
 """The web API through FastAPI's test client: scoring, and bad input answered with a 4xx a person can act on."""
 import random
 
+import cv2
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -133,6 +135,18 @@ def test_table_rescores_corrected_tiles(client):
     tiles[12]["kind"] = "6z"  # the user taps the last tile and says it is a hatsu: 5z 6z are two singles
     readout = client.post("/api/table", json={"tiles": tiles}).json()["readout"]
     assert not readout["tenpai"] and readout["shanten"] == 1
+
+
+def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
+    """A context field the API did not know (other_winner_nearer, until session 75) was dropped without a word."""
+    r = client.post("/api/score", json={"hand": "123m456p789s11z 555z", "context": {"honbaa": 2}})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "context", "honbaa"]
+    tile = {"kind": "5m", "polygon": [[0, 0], [30, 0], [30, 40], [0, 40]], "confidnce": 0.5}
+    r = client.post("/api/table", json={"tiles": [tile]})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "tiles", 0, "confidnce"]
+    jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
+    r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"context": '{"honbaa": 2}'})
+    assert r.status_code == 422 and r.json() == {"error": "context.honbaa: Extra inputs are not permitted"}
 
 
 def test_score_of_a_double_rons_farther_winner_leaves_the_honba_and_sticks_to_the_nearer(client):
