@@ -784,6 +784,22 @@ def test_three_players_count_the_norths_set_aside(page):
     assert banner(page) == ""  # a hidden count is not sent
 
 
+def test_a_typed_hand_is_kept_across_a_reload(page):
+    page.find_element(By.ID, "tab-typed").click()
+    hand = page.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys("234m 3'45p 66s 789s 22z")
+    page.find_element(By.ID, "discards").send_keys("1m9p")
+    page.refresh()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    assert page.find_element(By.ID, "hand").get_attribute("value") == "234m 3'45p 66s 789s 22z"
+    assert page.find_element(By.ID, "discards").get_attribute("value") == "1m9p"
+    page.execute_script("localStorage.setItem('riichi-lens.typed', '{not json')")  # kept otherwise: defaults
+    page.refresh()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    assert page.find_element(By.ID, "hand").get_attribute("value") == "123m456p789s11z 555z"
+
+
 def test_a_double_rons_farther_winner_is_set_in_the_form(page):
     page.find_element(By.ID, "tab-typed").click()
     hand = page.find_element(By.ID, "hand")

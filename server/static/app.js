@@ -1224,6 +1224,7 @@ function wire() {
   context.addEventListener("submit", (e) => e.preventDefault());
   $("hand-form").addEventListener("submit", (e) => { e.preventDefault(); scoreTyped(); });
   $("hand-form").addEventListener("change", rescoreSoon); // hand, winning tile, discards: scored when left
+  $("hand-form").addEventListener("input", keepTyped);
   $("ruleset").addEventListener("change", seatsForRuleset); // the form scores again 120 ms after
   wireDrop();
   wireLive();
@@ -1369,6 +1370,28 @@ async function restorePhoto() {
   }
 }
 
+// The typed hand, its winning tile and discards are kept too (a few characters: localStorage), as typed.
+const TYPED_KEY = "riichi-lens.typed", TYPED_FIELDS = ["hand", "win_tile", "discards"];
+
+function keepTyped() {
+  try {
+    localStorage.setItem(TYPED_KEY, JSON.stringify(Object.fromEntries(TYPED_FIELDS.map((id) => [id, $(id).value]))));
+  } catch (e) {
+    console.warn("the typed hand is not kept across a reload:", e);
+  }
+}
+
+function restoreTyped() {
+  let kept;
+  try {
+    kept = JSON.parse(localStorage.getItem(TYPED_KEY) || "null");
+  } catch (e) {
+    kept = null; // not as this page keeps it: the fields keep their defaults
+  }
+  if (!kept || typeof kept !== "object") return;
+  for (const id of TYPED_FIELDS) if (typeof kept[id] === "string") $(id).value = kept[id];
+}
+
 // Kept on window for scripts and the browser tests: load a table JSON (as /api/table or /api/recognize give it)
 // over an image URL, look at the state, follow live mode, and load or read the calibration grid.
 window.riichiLens = {
@@ -1385,6 +1408,7 @@ window.addEventListener("pagehide", stopLive);
 window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));
 
 buildPicker();
+restoreTyped();
 wire();
 redrawAll();
 setMode("photo", false);
