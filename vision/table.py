@@ -601,24 +601,26 @@ def seat_discards(table: Table, seat: str) -> list:
 BIG_SETS = (("dragon", "daisangen", "567"), ("wind", "daisuushii", "1234"))
 
 
-def liable_for(seat: Seat) -> tuple[str, str, str] | None:
+def liable_for(seat: Seat, ruleset) -> tuple[str, str, str] | None:
     """Who is liable (pao) for the daisangen or daisuushii the seat's melds show, as (source, set name, yakuman):
-    the one that fed the last dragon (wind) set, where all three (four) are melds. Melds are laid from the right
-    edge inward, so the one nearest the concealed tiles was called last (``read_line`` gives them in that order); a
-    set still concealed, or a closed kan declared last, makes no one liable."""
+    the one that fed the last dragon (wind) set, where all three (four) are melds and the ruleset has pao. Melds
+    are laid from the right edge inward, so the one nearest the concealed tiles was called last (``read_line``
+    gives them in that order); a set still concealed, or a closed kan declared last, makes no one liable."""
+    if not ruleset.pao:
+        return None
     for name, yakuman, honours in BIG_SETS:
         sets = [m for m in seat.melds if m.kind != "chi" and m.tiles[0][1] == "z" and m.tiles[0][0] in honours]
         if len({m.tiles[0] for m in sets}) == len(honours) and sets[0].kind != "ankan" and sets[0].source:
-            return sets[0].source, name, yakuman
+            # three players sit with no one across: a meld read so is the problem the table reports
+            return None if sets[0].source == "across" and ruleset.players == 3 else (sets[0].source, name, yakuman)
     return None
 
 
 def seen_context(table: Table, ctx=None, seat: str = "self"):
     """The context with what the photo shows: the seat's discards (and tiles called from them), riichi when its
     pond shows a sideways tile and its hand is closed (an open hand cannot have declared riichi: its sideways pond
-    tile is one set askew or read so), the dora indicators (unless the caller gave them), every other face-up
-    tile, and the player liable for a big set its melds show (``liable_for``; unless the caller named one, and
-    where the ruleset has pao)."""
+    tile is one set askew or read so), the dora indicators (unless the caller gave them) and every other face-up
+    tile."""
     from rules.context import Context
 
     ctx = ctx or Context()
@@ -633,10 +635,7 @@ def seen_context(table: Table, ctx=None, seat: str = "self"):
     for t in called_away:  # shown in another seat's meld already: counted once, as this seat's discard
         if t in visible:
             visible.remove(t)
-    liable = liable_for(s) if ctx.ruleset.pao and not ctx.pao else None
-    if liable and liable[0] == "across" and ctx.ruleset.players == 3:
-        liable = None  # three players sit with no one across: a meld read so is the problem the table reports
-    return replace(ctx, pao=liable[0] if liable else ctx.pao, discards=tuple(ctx.discards) + tuple(discards),
+    return replace(ctx, discards=tuple(ctx.discards) + tuple(discards),
                    riichi=ctx.riichi or (any(r for _, r in s.pond) and all(m.kind == "ankan" for m in s.melds)),
                    dora_indicators=ctx.dora_indicators or dora,
                    visible=tuple(ctx.visible) + tuple(visible))
@@ -732,8 +731,9 @@ def score_seat(table: Table, ctx=None, seat: str = "self") -> Scored:
     try:
         hand, win_tile = hand_of(table, seat)
         full = seen_context(table, ctx, seat)
-        if full.pao and not (ctx and ctx.pao):
-            source, name, yakuman = liable_for(s)
+        if not full.pao and (liable := liable_for(s, full.ruleset)):  # a player the caller named stands over it
+            source, name, yakuman = liable
+            full = replace(full, pao=source)
             notes.append(f"pao: {source} fed the last {name} set (the meld nearest the hand, melds being laid from "
                          f"the right edge inward), so {source} is liable for the {yakuman}")
         return Scored(hand, win_tile, full, analyse(hand, full, win_tile), notes=notes,
