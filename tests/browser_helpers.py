@@ -147,6 +147,12 @@ def open_page(driver, base_url: str) -> None:
     driver.get_log("browser")
 
 
+def reload_page(driver) -> None:
+    """The page loaded again, as a user's reload, once it has loaded its options (what it kept, it shows)."""
+    driver.refresh()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+
+
 def console_errors(driver) -> list[str]:
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
 

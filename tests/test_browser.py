@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 import pytest
 from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
-from browser_helpers import apt_install, banner, console_errors, data_url_png, screenshot, shared_dir, wait_for
+from browser_helpers import (apt_install, banner, console_errors, data_url_png, reload_page, screenshot, shared_dir,
+                             wait_for)
 from rules.context import Context
 from rules.scoring import score_win
 from rules.tiles import parse_hand
@@ -25,6 +26,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 SELF_HAND = "2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z"  # tenpai on 1z and 5z
+
+
+def type_hand(driver, text: str):
+    """The hand typed in the "Type a hand" tab (not yet scored): its input."""
+    driver.find_element(By.ID, "tab-typed").click()
+    hand = driver.find_element(By.ID, "hand")
+    hand.clear()
+    hand.send_keys(text)
+    return hand
+
+
+def payments_text(driver) -> str:
+    return driver.find_element(By.CSS_SELECTOR, "#readout .payments").text
 
 
 def load_table(driver, spec, size=(640, 220), origin=(40.0, 130.0), mirrored=False, candidates=None,
@@ -152,7 +166,8 @@ def test_reading_a_corrected_photo_again_asks_first_and_keeps_the_corrections_if
     assert page.execute_script("return window.riichiLens.state.history.length") == 1 and len(marks(page)) == count - 1
     page.find_element(By.ID, "mirrored").click()
     wait_for(page, lambda d: d.switch_to.alert).accept()  # read it again mirrored, the corrections dropped
-    wait_for(page, lambda d: d.execute_script(PHOTO_READ) and d.execute_script("return window.riichiLens.state.table.mirrored"),
+    wait_for(page, lambda d: d.execute_script(PHOTO_READ)
+             and d.execute_script("return window.riichiLens.state.table.mirrored"),
              timeout=60)
 
 
@@ -184,9 +199,9 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     honba = page.find_element(By.ID, "honba")
     honba.clear()
     honba.send_keys("2")
-    wait_for(page, lambda d: kept_photo(d) == {"tiles": count - 1, "history": 1, "honba": "2", "photo": photo.stat().st_size})
-    page.refresh()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    kept = {"tiles": count - 1, "history": 1, "honba": "2", "photo": photo.stat().st_size}
+    wait_for(page, lambda d: kept_photo(d) == kept)
+    reload_page(page)
     wait_for(page, lambda d: len(marks(d)) == count - 1 and settled(d) and d.execute_script(
         "const t = window.riichiLens.state.table; return t.seats.length > 0"))
     assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds[1:]
@@ -222,8 +237,7 @@ def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
     wait_for(page, lambda d: kept_photo(d) is None)
     assert marks(page) == [] and not page.find_element(By.ID, "stage").is_displayed()
     assert not page.find_element(By.ID, "readout").is_displayed()
-    page.refresh()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    reload_page(page)
     assert marks(page) == [] and page.find_element(By.ID, "photo-status").text == ""
     read_real_photo(page)  # and the page reads the next photo as ever
     assert len(marks(page)) == count
@@ -241,8 +255,7 @@ def test_a_kept_photo_the_page_cannot_show_is_forgotten_not_met_at_every_reload(
           tx.oncomplete = () => { db.close(); done(); };
         };""")
     assert kept_photo(page) is not None
-    page.refresh()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    reload_page(page)
     wait_for(page, lambda d: kept_photo(d) is None)
     assert marks(page) == [] and not page.find_element(By.ID, "stage").is_displayed() and banner(page) == ""
 
@@ -715,10 +728,7 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
 
 
 def test_typed_hand_still_scores_a_win(page):
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("123m456p789s11z 555z")
+    hand = type_hand(page, "123m456p789s11z 555z")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "win")
     # the readout is redrawn as answers come in: read it inside wait_for, which retries a replaced element
@@ -727,8 +737,7 @@ def test_typed_hand_still_scores_a_win(page):
     assert wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr"))
     # a context change scores again at once: ron from the left instead of tsumo
     page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
-    payments = wait_for(page, lambda d: (t := d.find_element(By.CSS_SELECTOR, "#readout .payments").text)
-                        .startswith("left pays") and t)
+    payments = wait_for(page, lambda d: (t := payments_text(d)).startswith("left pays") and t)
     assert "right pays" not in payments
     assert banner(page) == ""
     screenshot(page, "typed")
@@ -740,36 +749,27 @@ def test_typed_hand_still_scores_a_win(page):
 
 
 def test_the_player_liable_for_a_big_set_is_set_in_the_form(page):
-    page.find_element(By.ID, "tab-typed").click()
     page.find_element(By.CSS_SELECTOR, "#seat_wind option[value='S']").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("234m11p 55'5z 6'66z 777'z")  # a daisangen of three dragon pons, from across, left and right
+    type_hand(page, "234m11p 55'5z 6'66z 777'z")  # a daisangen of three dragon pons, from across, left and right
     page.find_element(By.ID, "score").click()
-
-    def paid(d):
-        return d.find_element(By.CSS_SELECTOR, "#readout .payments").text
-
-    wait_for(page, lambda d: "across pays" in paid(d) and "right pays" in paid(d))  # a tsumo: everyone pays
+    # a tsumo: everyone pays
+    wait_for(page, lambda d: "across pays" in payments_text(d) and "right pays" in payments_text(d))
     page.find_element(By.CSS_SELECTOR, "summary").click()
     Select(page.find_element(By.ID, "pao")).select_by_value("left")
-    wait_for(page, lambda d: paid(d).startswith("left pays 32000") and "right pays" not in paid(d))
+    wait_for(page, lambda d: payments_text(d).startswith("left pays 32000") and "right pays" not in payments_text(d))
     Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
     assert page.find_element(By.CSS_SELECTOR, "#pao option[value='across']").get_attribute("disabled")
     Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
     Select(page.find_element(By.ID, "pao")).select_by_value("right")  # right fed the 7z: liable too
-    wait_for(page, lambda d: paid(d).startswith("right pays 32000"))
+    wait_for(page, lambda d: payments_text(d).startswith("right pays 32000"))
 
 
 def test_three_players_count_the_norths_set_aside(page):
     assert not page.find_element(By.ID, "kita").is_displayed()  # four players: no kita
-    page.find_element(By.ID, "tab-typed").click()
     Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
     kita = page.find_element(By.ID, "kita")
     assert kita.is_displayed()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("123p456p789s11z 555z")
+    type_hand(page, "123p456p789s11z 555z")
     page.find_element(By.ID, "win_tile").send_keys("5z")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "win")
@@ -785,47 +785,32 @@ def test_three_players_count_the_norths_set_aside(page):
 
 
 def test_a_typed_hand_is_kept_across_a_reload(page):
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("234m 3'45p 66s 789s 22z")
+    type_hand(page, "234m 3'45p 66s 789s 22z")
     page.find_element(By.ID, "discards").send_keys("1m9p")
-    page.refresh()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    reload_page(page)
     assert page.find_element(By.ID, "hand").get_attribute("value") == "234m 3'45p 66s 789s 22z"
     assert page.find_element(By.ID, "discards").get_attribute("value") == "1m9p"
     page.execute_script("localStorage.setItem('riichi-lens.typed', '{not json')")  # kept otherwise: defaults
-    page.refresh()
-    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    reload_page(page)
     assert page.find_element(By.ID, "hand").get_attribute("value") == "123m456p789s11z 555z"
 
 
 def test_a_double_rons_farther_winner_is_set_in_the_form(page):
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("123m456p789s11z 555z")
+    type_hand(page, "123m456p789s11z 555z")
     page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
     honba = page.find_element(By.ID, "honba")
     honba.clear()
     honba.send_keys("2")
     page.find_element(By.ID, "score").click()
-
-    def paid(d):
-        return d.find_element(By.CSS_SELECTOR, "#readout .payments").text
-
-    wait_for(page, lambda d: "+ 600 honba" in paid(d))
+    wait_for(page, lambda d: "+ 600 honba" in payments_text(d))
     page.find_element(By.CSS_SELECTOR, "summary").click()
     page.find_element(By.ID, "double_ron").click()  # the nearer winner takes the honba
-    wait_for(page, lambda d: "left pays" in paid(d) and "honba" not in paid(d))
+    wait_for(page, lambda d: "left pays" in payments_text(d) and "honba" not in payments_text(d))
 
 
 def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
     """tests/test_readout.py's 1-shanten hand with a lone east: the east first (22 left), then 9p (13 left)."""
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("123m456p789s35m79p1z")
+    hand = type_hand(page, "123m456p789s35m79p1z")
     page.find_element(By.ID, "score").click()
     lines = wait_for(page, lambda d: [(e.get_attribute("data-tile"), e.text, [i.get_attribute("data-tile") for i in
                                        e.find_elements(By.CSS_SELECTOR, "img.tile")])
@@ -851,10 +836,7 @@ def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
 
 def test_in_japanese_the_fu_lines_are_named_in_japanese(page):
     """The fu lines came from the server in English whatever the language."""
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("123m456p789s7z [5555z] 7z")  # base, closed ron, closed kan, value pair
+    type_hand(page, "123m456p789s7z [5555z] 7z")  # base, closed ron, closed kan, value pair
     page.find_element(By.ID, "score").click()
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
@@ -881,10 +863,7 @@ FU_HANDS = [("123m456p789s7z [5555z] 7z", "7z", False), ("11223344m5566p7z 7z", 
 def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error(page):
     """"atozuke=no" after the preset: a hand that wins on haku while its 2m wait has no yaku cannot win at all; the
     note is shown once (a readout's notes hold its win's; the page had shown them twice)."""
-    page.find_element(By.ID, "tab-typed").click()
-    hand = page.find_element(By.ID, "hand")
-    hand.clear()
-    hand.send_keys("555z22m456p678s 3'45m")
+    type_hand(page, "555z22m456p678s 3'45m")
     page.find_element(By.ID, "win_tile").send_keys("5z")
     page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
     page.find_element(By.ID, "score").click()
