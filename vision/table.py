@@ -830,21 +830,22 @@ def draw_at(table: Table, ctx=None, seat: str = "self", declared: Mapping[str, b
     return {"seats": rows, "notes": (list(result.notes) if known else []) + notes}
 
 
-def won_on(table: Table, seat: str, tile: int | None) -> list[str]:
-    """The tile the user says the seat's hand won on (an index into the table's tiles) taken as its winning tile,
-    over the one the photo suggests (set apart, or out of a sorted hand's order; else the reading worth most):
-    where a hand of 14 shows it among its concealed tiles. Else a note says why it is not, and the photo's stands."""
+def won_on(table: Table, seat: str, tile: int | None) -> Table:
+    """The table with the tile the user says the seat's hand won on (an index into the table's tiles) as its
+    winning tile, over the one the photo suggests (set apart, or out of a sorted hand's order; else the reading
+    worth most): where a hand of 14 shows it among its concealed tiles. Else a note says why it is not, and the
+    photo's stands. The table given is left as it is."""
     if tile is None:
-        return []
+        return table
     if not 0 <= tile < len(table.tiles):
         raise ValueError(f"won on tile {tile}: the table has {len(table.tiles)} tiles, numbered from 0")
     s = table.seats[seat]
     if tile not in s.concealed or s.shown != 14:
         where = "" if tile in s.concealed else ", not one of its concealed tiles"
-        return [f"the tile marked as the winning one ({table.tiles[tile].kind}) is not taken: the hand shows "
-                f"{s.shown} tiles{where}; a winning tile is one of a 14-tile hand's concealed tiles"]
-    s.drawn = tile
-    return []
+        return replace(table, notes=table.notes + [
+            f"the tile marked as the winning one ({table.tiles[tile].kind}) is not taken: the hand shows {s.shown} "
+            f"tiles{where}; a winning tile is one of a 14-tile hand's concealed tiles"])
+    return replace(table, seats={**table.seats, seat: replace(s, drawn=tile)})
 
 
 def score_table(table: Table, ctx=None, seat: str = "self", draw_declared: Mapping[str, bool] | None = None,
@@ -852,12 +853,12 @@ def score_table(table: Table, ctx=None, seat: str = "self", draw_declared: Mappi
     """The table as JSON with the seat's hand, the context seen in the photo and the rules readout (None, with a
     problem saying why, when the hand cannot be read), and every seat at an exhaustive draw (``draw_at``, with
     what seats declared there); ``won``: the tile the user marked as the winning one (``won_on``)."""
-    marked = won_on(table, seat, won)
+    table = won_on(table, seat, won)
     scored = score_seat(table, ctx, seat)
     out = table.to_dict()
     out["seat"] = seat
     out["problems"] += [p.to_dict() for p in scored.problems]
-    out["notes"] = table.notes + marked + scored.notes
+    out["notes"] = table.notes + scored.notes
     out["hand"] = out["context"] = out["readout"] = None
     out["suggestions"] = [x.to_dict() for x in scored.suggestions]
     out["check"] = {"below": CHECK_BELOW, "tiles": scored.check}
