@@ -206,10 +206,7 @@ async function recognize() {
   try {
     const table = await api("/api/recognize", { method: "POST", body: form });
     if (seq !== state.seq.recognize) return;
-    // an answer still to come for the previous photo's tiles no longer applies (one refused, that photo stays
-    // shown, and its answer with it)
-    state.seq.table++;
-    state.scoring = false;
+    dropTableAnswer(); // for the previous photo's tiles (one refused, that photo stays shown, and its answer with it)
     clearError();
     await showPhoto(URL.createObjectURL(file), table);
     state.shownFile = file;
@@ -262,6 +259,12 @@ async function showPhoto(url, table) {
   $("photo-img").src = url;
   setMode("photo", false);
   drawPhoto();
+}
+
+// An answer still to come for the tiles shown no longer applies: it is dropped when it comes.
+function dropTableAnswer() {
+  state.seq.table++;
+  state.scoring = false;
 }
 
 async function rescoreTable() {
@@ -908,8 +911,7 @@ async function freeze() {
   state.file = state.shownFile = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
   $("mirrored").checked = Boolean(table.mirrored);
   state.seq.recognize++; // a photo still being read would replace the frozen frame
-  state.seq.table++; // and an answer still to come for its tiles would stand for the frame's
-  state.scoring = false;
+  dropTableAnswer(); // one for the photo's tiles would stand for the frame's
   state.recognizing = false;
   await showPhoto(URL.createObjectURL(blob), table);
   keepSoon();
@@ -1308,10 +1310,10 @@ function restoreForm(form) {
 async function clearPhoto() {
   if (state.history.length && !window.confirm(t("drop_photo"))) return;
   clearTimeout(keepTimer);
-  state.seq.table++;
+  dropTableAnswer();
   state.seq.recognize++;
   Object.assign(state, { file: null, shownFile: null, tiles: null, table: null, history: [], drawDeclared: {},
-    scoring: false, recognizing: false, highlight: new Set(), problem: null });
+    recognizing: false, highlight: new Set(), problem: null });
   if (state.photo && state.photo.url.startsWith("blob:")) URL.revokeObjectURL(state.photo.url);
   state.photo = null;
   setAdding(false);
