@@ -272,12 +272,13 @@ async function rescoreTable() {
   state.scoring = true;
   showScoring();
   keepSoon();
+  const wonOn = state.tiles.findIndex((tile) => tile.won);
   const body = {
     // a kind set by hand goes without the reader's candidates, so the rules never take it as another of them
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
     context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value, draw_declared: state.drawDeclared,
-    won_on: state.tiles.some((tile) => tile.won) ? state.tiles.findIndex((tile) => tile.won) : null,
+    won_on: wonOn < 0 ? null : wonOn,
   };
   try {
     const table = await postJson("/api/table", body);
