@@ -866,8 +866,9 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
 PHANTOM_SURE = 0.35
 PHANTOM_OVERLAP = 0.2
 # A box read as a blank haku is taken for one below EXTRA_SURE instead: the box on a tile's side, which shows no
-# ink, reads so (session 75: dev hands from saved tiles 592 -> 593 of 706, the same from 0.4 to 0.8; held-out 481 as
-# before). A true haku's reading is mostly surer (session 74: median 0.86 against 0.44 for boxes on no face).
+# ink, reads so (session 75, `bench/bench_tables.py DIRS --found DIR` over the dev sets' saved tiles: 592 -> 593 of
+# 706 hands, the same from 0.4 to 0.8; held-out 481 as before). A true haku's reading is mostly surer (session 74:
+# median 0.86 against 0.44 for boxes on no face).
 
 
 def _meld_less_a_box_between(tiles: list[Tile], line: Line, group: list[int]) -> MeldReading | None:
