@@ -213,6 +213,7 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     page.find_element(By.ID, "undo").click()  # the undo steps are kept too
     wait_for(page, lambda d: len(marks(d)) == count and settled(d))
     assert page.execute_script("return window.riichiLens.state.tiles.map((t) => t.kind)") == kinds
+    assert page.find_element(By.ID, "photo-status").text == ""  # changed: no longer the photo as it was left
     wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count)
     other = photo.with_name("group_2.jpg")  # the next photo read replaces it, photo and all
     page.find_element(By.ID, "photo").send_keys(str(other))

@@ -315,6 +315,7 @@ function undo() {
 }
 
 function showCorrected() {
+  if (state.status === "kept_photo") setStatus("");  // no longer the photo as it was left
   state.table = unscored(state.table, state.tiles);
   state.highlight = new Set();
   state.problem = null;
