@@ -20,7 +20,7 @@ from rules.context import Context, Discard, Missed
 from rules.readout import analyse
 from rules.ruleset import PRESETS, house_options, preset
 from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
-from vision.table import MAX_TILES
+from vision.table import MAX_TILES, check_seat
 
 STATIC = Path(__file__).parent / "static"
 Source = Literal["left", "across", "right"]
@@ -167,13 +167,6 @@ def to_hand(req: ScoreRequest) -> Hand:
     return Hand(tuple(req.concealed), tuple(Meld(**m.model_dump()) for m in req.melds))
 
 
-def check_seat(seat: str, ctx: Context) -> str:
-    """The seat whose hand is scored, if the ruleset seats a player there (for a photo, a table, live options)."""
-    if seat == "across" and ctx.ruleset.players == 3:
-        raise ValueError(f"seat across: in {ctx.ruleset.name} three players sit self, right and left")
-    return seat
-
-
 def to_context(c: ContextIn, ruleset: str) -> Context:
     data = c.model_dump()
     data["discards"] = tuple(Discard(**d) for d in data["discards"])
@@ -301,7 +294,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         into memory (never written to disk) up to the byte limit, then checked to be an image; the work runs off
         the event loop."""
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
-        check_seat(seat, ctx)
+        check_seat(seat, ctx.ruleset)
         image = await read_upload(photo)
         return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
 
@@ -316,7 +309,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
         ctx = to_context(req.context, req.ruleset)
-        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx), req.draw_declared, req.won_on)
+        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx.ruleset), req.draw_declared, req.won_on)
 
     feed = None
     if camera is not None:

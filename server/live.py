@@ -48,8 +48,7 @@ class LiveReader:
         a context the rules refuse) raises ValueError saying what to send and leaves the previous ones in force, so
         the next frame is still read (a seat accepted unchecked would fail every frame after)."""
         from rules.ruleset import PRESETS
-        from server.app import check_seat
-        from vision.table import SEATS, check_declared
+        from vision.table import SEATS, check_declared, check_seat
         from vision.tracker import TileTracker
 
         if not isinstance(options, dict):
@@ -71,7 +70,7 @@ class LiveReader:
         if profile:
             self.finder.profile(profile)
         ctx = self.to_context(context or {}, ruleset)
-        check_seat(seat, ctx)
+        check_seat(seat, ctx.ruleset)
         declared = options.get("draw_declared") or {}
         if declared:
             check_declared(declared, ctx.ruleset)

@@ -187,6 +187,12 @@ def test_read_score_refuses_a_context_that_cannot_be_before_reading_a_photo(dais
     assert "riichi-lens read: ippatsu needs riichi" in capsys.readouterr().err
     assert main(["read", "--score", "--ruleset", "nosuch", daisangen_photo]) == 2
     assert "nosuch" in capsys.readouterr().err
+    # a seat the ruleset has not: refused as the API refuses it (it stopped the run with a traceback)
+    assert main(["read", "--score", "--ruleset", "tenhou-sanma", "--seat", "across", daisangen_photo]) == 2
+    assert "seat across: in tenhou-sanma three players sit self, right and left" in capsys.readouterr().err
+    assert main(["read", "--score", "--draw", "--declared", "across=tenpai", "--ruleset", "tenhou-sanma",
+                 daisangen_photo]) == 2
+    assert "no seat 'across' at this table" in capsys.readouterr().err
 
 
 def test_hand_takes_the_seat_wind_by_either_name(capsys):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.context import Context
 from server.app import create_app
 
 
@@ -109,7 +110,7 @@ def test_the_second_look_at_small_tiles_is_taken_on_every_other_frame():
             return []
 
     finder = Finder()
-    reader = LiveReader(finder, {}, lambda context, ruleset: None)
+    reader = LiveReader(finder, {}, lambda context, ruleset: Context())
     for _ in range(5):
         reader.read(np.full((240, 320, 3), 90, np.uint8))
     assert finder.looks == [True, False, True, False, True]
@@ -125,7 +126,7 @@ def test_turning_mirrored_on_starts_the_tracks_again():
         def find(self, image, profile=None, small_pass=True):
             return [Tile("1m", ((10, 10), (40, 10), (40, 50), (10, 50)), 0.9)]  # at the frame's left, as flipped
 
-    reader = LiveReader(Finder(), {}, lambda context, ruleset: None)
+    reader = LiveReader(Finder(), {}, lambda context, ruleset: Context())
     frame = np.full((240, 320, 3), 90, np.uint8)
     for _ in range(3):
         reader.read(frame)

@@ -103,6 +103,7 @@ def run_read(args: argparse.Namespace) -> int:
     from .image import ImageError, load_image
     from .layout import Tile
     from .pipeline import read_photo
+    from .table import check_declared, check_seat
     from .tiles import TileFinder, tiles_json
 
     if args.annotate:  # before any photo is read: a bad folder is known at once
@@ -114,6 +115,9 @@ def run_read(args: argparse.Namespace) -> int:
             return 2
     try:  # the context given is checked before any photo is read
         ctx = context_from_args(args, args.ron) if args.score else None
+        if ctx is not None:
+            check_seat(args.seat, ctx.ruleset)
+            check_declared(dict(args.declared), ctx.ruleset)
     except (HandError, ValueError) as e:
         print(f"riichi-lens read: {e}", file=sys.stderr)
         return 2

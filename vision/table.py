@@ -750,6 +750,13 @@ def table_seats(ruleset) -> list[str]:
     return [name for name in SEATS if ruleset.players == 4 or name != "across"]
 
 
+def check_seat(seat: str, ruleset) -> str:
+    """The seat whose hand is scored, if the ruleset seats a player there (for a photo, a table, live options)."""
+    if seat not in table_seats(ruleset):  # only across, at three
+        raise ValueError(f"seat {seat}: in {ruleset.name} three players sit self, right and left")
+    return seat
+
+
 def check_declared(declared, ruleset) -> dict[str, bool]:
     """What seats declared at an exhaustive draw, checked: seat names at this table, each true (tenpai) or false
     (noten); else a ValueError saying what to send."""
