@@ -20,7 +20,7 @@ from rules.context import Context, Discard, Missed
 from rules.readout import analyse
 from rules.ruleset import PRESETS, house_options, preset
 from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
-from vision.table import MAX_TILES, check_seat
+from vision.table import MAX_TILES, check_declared, check_seat
 
 STATIC = Path(__file__).parent / "static"
 Source = Literal["left", "across", "right"]
@@ -177,6 +177,7 @@ def to_context(c: ContextIn, ruleset: str) -> Context:
 
 
 CONTEXT, GRID = TypeAdapter(ContextIn), TypeAdapter(list[TileIn])
+DECLARED = TypeAdapter(dict)  # its seats and values checked by check_declared, which says what to send
 
 
 def checked(adapter: TypeAdapter, field: str, data):
@@ -205,6 +206,20 @@ async def read_upload(photo: UploadFile):
     if len(data) > MAX_BYTES:
         raise UploadTooLarge(f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG")
     return await run_in_threadpool(load_image, data)
+
+
+async def refuse_unknown_parts(request: Request, *known: str) -> None:
+    """A form part the endpoint does not take, or one sent twice, is refused naming it, as an unknown JSON field
+    is (``Strict``): a mistyped ``rulset`` would score the photo by the default rules without a word, and of two
+    photos only the last was read."""
+    names = [name for name, _ in (await request.form()).multi_items()]
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise ValueError(f"unknown form field {', '.join(map(repr, unknown))}: this endpoint takes "
+                         + ", ".join(known))
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"form field {', '.join(map(repr, twice))} sent more than once: send one")
 
 
 def tile_art(name: str, theme: str = "light") -> Path | None:
@@ -280,12 +295,15 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
     @app.post("/api/recognize")
     async def recognize(
+        request: Request,
         photo: UploadFile = File(..., description="a JPEG, PNG, WebP, BMP or TIFF photo"),
         context: str = Form("{}", description="the context as JSON, as in /api/score (seat wind, tsumo, ...)"),
         ruleset: str = Form("tenhou", description=RULESET_HELP),
         seat: SeatName = Form("self", description="whose hand to score, from the hand nearest the camera"),
         mirrored: bool = Form(False, description="the photo is mirrored (a selfie camera)"),
         profile: str | None = Form(None, description="a calibration profile of the user's set (GET /api/profiles)"),
+        draw_declared: str = Form("{}", description='what seats declared at an exhaustive draw, as JSON: '
+                                  '{"left": false} (true tenpai, false noten), as in /api/table'),
     ) -> dict:
         """Photo (multipart) -> the table: every tile (kind, confidence, polygon as the glyph reads, lie, seat,
         role), each seat's hand, melds with their source, pond, the dora indicators, problems found (each with
@@ -293,10 +311,14 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         each seat as an exhaustive draw would leave it (tenpai or noten, the noten payments). The upload is read
         into memory (never written to disk) up to the byte limit, then checked to be an image; the work runs off
         the event loop."""
+        await refuse_unknown_parts(request, "photo", "context", "ruleset", "seat", "mirrored", "profile",
+                                   "draw_declared")
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
         check_seat(seat, ctx.ruleset)
+        declared = check_declared(checked(DECLARED, "draw_declared", draw_declared), ctx.ruleset)
         image = await read_upload(photo)
-        return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None)
+        return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None,
+                                       declared)
 
     @app.post("/api/table")
     def table(req: TableRequest) -> dict:
@@ -346,11 +368,13 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         return {"profiles": list_profiles()}
 
     @app.post("/api/calibration/grid")
-    async def calibration_grid(photo: UploadFile = File(..., description="one of each tile laid out in the grid")) -> dict:
+    async def calibration_grid(request: Request,
+                               photo: UploadFile = File(..., description="one of each tile laid out in the grid")) -> dict:
         """The grid found in a calibration photo: each tile's polygon and the kind its place in the grid gives,
         for the user to confirm or fix before POST /api/calibration."""
         from vision.calibrate import grid_tiles
 
+        await refuse_unknown_parts(request, "photo")
         image = await read_upload(photo)
         grid = await run_in_threadpool(grid_tiles, image, tile_finder().detector)
         h, w = image.shape[:2]
@@ -360,6 +384,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
     @app.post("/api/calibration")
     async def calibration(
+        request: Request,
         photo: UploadFile = File(...),
         name: str = Form(..., description="the profile's name: letters, digits, '_' or '-'"),
         grid: str = Form(..., description='the confirmed grid as JSON: [{"kind": "1z", "polygon": [[x, y] x 4]}, ...]'),
@@ -372,6 +397,7 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
 
         from vision.calibrate import calibrate, writable_profile_path
 
+        await refuse_unknown_parts(request, "photo", "name", "grid")
         writable_profile_path(name)  # a bad name or a data folder that cannot be written, said before the work
         image = await read_upload(photo)
         confirmed = checked(GRID, "grid", grid)  # as /api/table checks tiles: kind, 4 corners

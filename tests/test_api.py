@@ -147,6 +147,17 @@ def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
     jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
     r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"context": '{"honbaa": 2}'})
     assert r.status_code == 422 and r.json() == {"error": "context.honbaa: Extra inputs are not permitted"}
+    # a form field mistyped scored the photo by the default rules; of two photos the last alone was read
+    r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"rulset": "wrc"})
+    assert r.status_code == 422 and r.json()["error"].startswith("unknown form field 'rulset': this endpoint takes photo")
+    two = [("photo", ("a.jpg", jpeg, "image/jpeg")), ("photo", ("b.jpg", jpeg, "image/jpeg"))]
+    r = client.post("/api/recognize", files=two)
+    assert r.status_code == 422 and r.json() == {"error": "form field 'photo' sent more than once: send one"}
+    r = client.post("/api/calibration", files={"photo": ("a.jpg", jpeg, "image/jpeg")},
+                    data={"name": "mine", "grid": "[]", "nme": "x"})
+    assert r.status_code == 422 and r.json()["error"].startswith("unknown form field 'nme'")
+    r = client.post("/api/calibration/grid", files=two)
+    assert r.status_code == 422 and "'photo' sent more than once" in r.json()["error"]
 
 
 def test_score_of_a_double_rons_farther_winner_leaves_the_honba_and_sticks_to_the_nearer(client):
@@ -316,6 +327,20 @@ def test_table_takes_what_seats_declared_at_the_draw(client):
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "draw_declared", "across"]
     r = client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma", "draw_declared": {"across": False}})
     assert r.status_code == 422 and r.json()["error"].startswith("declared at the draw: no seat 'across'")
+
+
+def test_recognize_takes_what_seats_declared_at_the_draw(client):
+    """/api/table and live mode took the declarations; /api/recognize dropped them without a word."""
+    jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
+    r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")},
+                    data={"draw_declared": '{"right": true}'})
+    assert r.status_code == 200
+    assert [(row["seat"], row["declared"]) for row in r.json()["draw"]["seats"]] == [
+        ("self", None), ("right", True), ("across", None), ("left", None)]
+    r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")},
+                    data={"draw_declared": '{"right": "yes"}'})
+    assert r.status_code == 422 and r.json()["error"] == ("declared at the draw: right must be true (tenpai) or "
+                                                          "false (noten), not 'yes'")
 
 
 def test_seat_across_in_a_three_player_ruleset_is_refused_up_front(client):
