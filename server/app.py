@@ -340,12 +340,16 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         feed = Camera(camera)
 
     @app.websocket("/api/live")
-    async def live(ws: WebSocket, source: Literal["browser", "camera"] = "browser") -> None:
+    async def live(ws: WebSocket, source: str = "browser") -> None:
         """Live mode (see ``server.live``): JPEG frames in as binary messages and options as JSON text, or with
         ``?source=camera`` the server's camera; each answer is the stable table and readout of the newest frame."""
         from server.live import LiveReader, serve_browser_frames, serve_camera_frames
 
         await ws.accept()
+        if source not in ("browser", "camera"):  # said, where a refused handshake gives no reason
+            await ws.send_json({"error": f"source must be browser or camera, not {source!r}"})
+            await ws.close()
+            return
         reader = LiveReader(await run_in_threadpool(tile_finder), {},
                             lambda c, r: to_context(checked(CONTEXT, "context", c), r))
         try:

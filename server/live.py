@@ -2,7 +2,8 @@
 
 The browser sends JPEG frames over the WebSocket ``/api/live`` (binary messages) and its options as JSON text
 messages (``{"context": {...}, "ruleset": "tenhou", "seat": "self", "mirrored": false, "profile": null,
-"draw_declared": {}}``, any time; ``draw_declared`` as in ``/api/table``). Frames are
+"draw_declared": {}}``, any time; ``draw_declared`` as in ``/api/table``; each such message sets every option,
+those it leaves out to their defaults, and an option it does not know is refused). Frames are
 never queued: the socket's reader keeps only the newest one, and the worker takes the newest when it is free,
 so a slow machine drops frames instead of falling behind; each answer says how many were dropped. The page
 sends its next frame when an answer arrives, so little is dropped in practice.
@@ -30,6 +31,9 @@ MAX_FRAME_BYTES = 8 * 1024 * 1024  # a 4K JPEG frame is ~2 MiB
 SMALL_PASS_EVERY = 2
 
 
+LIVE_OPTIONS = ("context", "ruleset", "seat", "mirrored", "profile", "draw_declared")
+
+
 class LiveReader:
     """One viewer's tracker and options; ``read`` turns a frame into the stable table and readout."""
 
@@ -54,6 +58,11 @@ class LiveReader:
         if not isinstance(options, dict):
             raise ValueError('send the options as a JSON object: {"context": {...}, "ruleset": "tenhou", '
                              '"seat": "self", "mirrored": false, "profile": null}')
+        unknown = sorted(set(options) - set(LIVE_OPTIONS))
+        if unknown:  # a mistyped name would leave its option at the default without a word
+            raise ValueError(f"unknown option {', '.join(map(repr, unknown))}: the options are "
+                             + ", ".join(LIVE_OPTIONS) + " (each message sets them all, those left out to their "
+                             "defaults)")
         context, ruleset = options.get("context"), options.get("ruleset", "tenhou")
         seat, mirrored, profile = options.get("seat", "self"), options.get("mirrored", False), options.get("profile")
         if context is not None and not isinstance(context, dict):
@@ -140,7 +149,7 @@ async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
         arrived.set()
 
     receiver = asyncio.create_task(listen(ws, reader, keep_newest))
-    read = 0
+    answered = 0  # frames read, or answered with why not: the rest were dropped
     try:
         while True:
             waiter = asyncio.create_task(arrived.wait())
@@ -158,11 +167,12 @@ async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
                 image = await run_in_threadpool(decode_image, data)
                 out = await run_in_threadpool(reader.read, image)
             except ValueError as e:  # not an image, or a profile that went away: say so, keep the stream open
+                answered += 1
                 await ws.send_json({"frame": number, "error": str(e)})
                 continue
-            read += 1
-            await ws.send_json({"frame": number, "dropped": number - read, "ms": round(1000 * (time.perf_counter() - t0)),
-                                **out})
+            answered += 1
+            await ws.send_json({"frame": number, "dropped": number - answered,
+                                "ms": round(1000 * (time.perf_counter() - t0)), **out})
     finally:
         receiver.cancel()
 
@@ -203,7 +213,7 @@ async def listen(ws: WebSocket, reader: LiveReader, on_frame=None) -> None:
             raise WebSocketDisconnect(msg.get("code", 1000))
         if msg.get("bytes") is not None and on_frame is not None:
             on_frame(msg["bytes"])
-        elif msg.get("text"):
+        elif msg.get("text") is not None:  # an empty one too: it is answered, not met with silence
             await apply_options(ws, reader, msg["text"])
 
 

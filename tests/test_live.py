@@ -53,7 +53,8 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
         ws.send_text(json.dumps({"context": {"seat_wind": "X"}}))
         assert "options not applied" in ws.receive_json()["error"]
         ws.send_bytes(_jpeg())
-        assert ws.receive_json()["frame"] == 2
+        answer = ws.receive_json()
+        assert answer["frame"] == 2 and answer["dropped"] == 0  # the bad frame was answered, not dropped
 
 
 @pytest.mark.parametrize("message, words", [
@@ -71,6 +72,8 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     ('{"context": {"seat_wind": "X"}}', "options not applied: context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),
     ("[" * 100_000 + "]" * 100_000, "the JSON is nested too deeply"),
     ('{"ruleset": "tenhou-sanma", "seat": "across"}', "seat across: in tenhou-sanma three players sit self, right"),  # the parser's RecursionError ended the stream
+    ('{"sseat": "left", "mirrorred": true}', "unknown option 'mirrorred', 'sseat': the options are context, ruleset"),
+    ("", "options not applied: Expecting value"),  # an empty message was met with silence
 ])
 def test_a_bad_option_is_refused_saying_what_is_allowed_and_the_previous_ones_stay(client, message, words):
     with client.websocket_connect("/api/live") as ws:
@@ -86,6 +89,11 @@ def test_a_bad_option_is_refused_saying_what_is_allowed_and_the_previous_ones_st
 def test_camera_source_without_a_camera_says_how_to_start_one(client):
     with client.websocket_connect("/api/live?source=camera") as ws:
         assert "--camera" in ws.receive_json()["error"]
+
+
+def test_an_unknown_source_is_said_not_refused_without_a_reason(client):
+    with client.websocket_connect("/api/live?source=bogus") as ws:
+        assert ws.receive_json() == {"error": "source must be browser or camera, not 'bogus'"}
 
 
 def test_a_refused_profile_keeps_the_stream_answering(client):
