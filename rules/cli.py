@@ -6,7 +6,7 @@ import json
 import sys
 
 from .cases import check_case, read_cases
-from .context import Context, Discard
+from .context import Context, Discard, Missed
 from .readout import analyse
 from .ruleset import PRESETS, preset
 from .tiles import SOURCES, TILE_NAMES, WINDS, HandError, parse_hand, parse_tile, parse_tiles
@@ -23,6 +23,10 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
                                                    "without --tsumo: left)")
     p.add_argument("--discards", default="", help="the player's own discards, for furiten")
     p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
+    p.add_argument("--missed", default="", help="winning tiles the player let pass since their last draw "
+                                                "(temporary furiten)")
+    p.add_argument("--missed-in-riichi", default="", help="winning tiles the player let pass in riichi "
+                                                          "(furiten for the rest of the hand)")
     p.add_argument("--json", action="store_true", help="print the readout as JSON")
     p.set_defaults(run=run_hand)
 
@@ -49,6 +53,8 @@ def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...
                    help=f"one of {', '.join(PRESETS)}, with house rules after a colon, e.g. "
                         "tenhou:kuitan=no,atozuke=no (the options: README, \"Rulesets\")")
     p.add_argument("--pao", choices=SOURCES, help="the player liable for daisangen / daisuushii (pao)")
+    p.add_argument("--other-winner-nearer", action="store_true",
+                   help="a double ron whose other winner sits nearer the discarder (who takes the honba and sticks)")
 
 
 def context_from_args(args: argparse.Namespace, win_from: str | None, **more) -> Context:
@@ -60,7 +66,7 @@ def context_from_args(args: argparse.Namespace, win_from: str | None, **more) ->
         tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,
         dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
         honba=args.honba, riichi_sticks=args.sticks, kita=args.kita, pao=args.pao, ruleset=preset(args.ruleset),
-        **more,
+        other_winner_nearer=args.other_winner_nearer, **more,
     )
 
 
@@ -75,7 +81,10 @@ def run_hand(args: argparse.Namespace) -> int:
         hand = parse_hand(args.hand)
         ctx = context_from_args(args, None if args.tsumo else (args.ron or "left") if hand.size == 14 else args.ron,
                                 discards=tuple(Discard(t) for t in parse_tiles(args.discards)),
-                                visible=tuple(parse_tiles(args.seen)))
+                                visible=tuple(parse_tiles(args.seen)),
+                                missed=tuple(Missed(t) for t in parse_tiles(args.missed))
+                                + tuple(Missed(t, after_riichi=True) for t in parse_tiles(args.missed_in_riichi)))
+        # a blank --win is refused (an unset variable in a script, say), where the page's empty field is none
         readout = analyse(hand, ctx, None if args.win is None else parse_tile(args.win))
     except (HandError, ValueError) as e:
         print(f"riichi-lens: {e}", file=sys.stderr)

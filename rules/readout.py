@@ -172,6 +172,7 @@ def _check_table(hand: Hand, ctx: Context) -> None:
 def _win_value(hand13: Hand, tile: str, ctx: Context, tsumo: bool) -> WinResult | None:
     hand14 = Hand(hand13.concealed + (tile,), hand13.melds)
     won = replace(ctx, tsumo=tsumo, win_from=None if tsumo else (ctx.win_from or "left"),
+                  other_winner_nearer=ctx.other_winner_nearer and not tsumo,  # a tsumo is no one else's win
                   haitei=False, houtei=False, rinshan=False, chankan=False, tenhou=False, chiihou=False, renhou=False)
     r = score_win(hand14, tile, won)
     return r if r.valid else None

@@ -109,7 +109,7 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
         return make_frozen(
             WinResult, yaku=(), han=0, fu=fu, fu_items=tuple(fu_items), yakuman=0, limit="", points=0, payments=(),
             winner_gain=0, reading=reading.form, wait=reading.wait, valid=False,
-            notes=("complete, but no yaku: dora alone cannot win",),
+            notes=("complete, but no yaku" + (": dora alone cannot win" if dora_han else ""),),
         )
     if not yakuman:
         yaku = yaku + dora_lines

@@ -96,8 +96,26 @@ def counts34(tiles: Iterable[str]) -> list[int]:
     return c
 
 
+# A phone's keyboard types curly quotes for the call marks, a Japanese one full-width digits and letters (１２３ｍ,
+# which NFKC makes plain): both are taken as the notation's own characters
+_TYPED_MARKS = str.maketrans({"\u2018": "'", "\u2019": "'", "\u00b4": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def plain_notation(text: str) -> str:
+    """Notation as a keyboard may type it, in the notation's own characters."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text).translate(_TYPED_MARKS)
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """What the user typed, quoted for a message, cut short when long (a pasted megabyte is not echoed back)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f" (and {len(text) - limit} characters more)"
+
+
 def parse_tiles(text: str) -> list[str]:
     """``'123m406p'`` -> ``['1m','2m','3m','4p','0p','6p']``. Spaces are ignored."""
+    text = plain_notation(text)
     tiles: list[str] = []
     pending: list[str] = []
     for ch in text:
@@ -107,17 +125,17 @@ def parse_tiles(text: str) -> list[str]:
             pending.append(ch)
         elif ch in SUITS:
             if not pending:
-                raise HandError(f"suit letter {ch!r} in {text!r} has no digits before it")
+                raise HandError(f"suit letter {ch!r} in {shown(text)} has no digits before it")
             for d in pending:
                 t = d + ch
                 if t not in _KIND_INDEX:
-                    raise HandError(f"no such tile {t!r} in {text!r} (honours are 1z..7z, red fives 0m/0p/0s)")
+                    raise HandError(f"no such tile {t!r} in {shown(text)} (honours are 1z..7z, red fives 0m/0p/0s)")
                 tiles.append(t)
             pending = []
         else:
-            raise HandError(f"unexpected character {ch!r} in {text!r}")
+            raise HandError(f"unexpected character {ch!r} in {shown(text)}")
     if pending:
-        raise HandError(f"digits {''.join(pending)!r} at the end of {text!r} have no suit letter")
+        raise HandError(f"digits {''.join(pending)!r} at the end of {shown(text)} have no suit letter")
     return tiles
 
 
@@ -125,7 +143,7 @@ def parse_tile(text: str, what: str = "the winning tile") -> str:
     """One tile in notation (``'5m'``, ``' 0p '``), or a HandError that names ``what`` was expected."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise HandError(f"{what} must be one tile, like 5m: {text!r} is {len(tiles)}")
+        raise HandError(f"{what} must be one tile, like 5m: {shown(text)} is {len(tiles)}")
     return tiles[0]
 
 
@@ -224,10 +242,11 @@ class Meld:
 
 def parse_meld(text: str) -> Meld:
     """One meld in table-layout notation (see the module docstring)."""
+    text = plain_notation(text)
     if text.startswith("[") and text.endswith("]"):
         return Meld("ankan", tuple(parse_tiles(text[1:-1])))
     if not text or text[-1] not in SUITS:
-        raise HandError(f"meld {text!r} must end with its suit letter")
+        raise HandError(f"meld {shown(text)} must end with its suit letter")
     suit = text[-1]
     places: list[tuple[str, str]] = []  # (tile, mark)
     for ch in text[:-1]:
@@ -236,12 +255,12 @@ def parse_meld(text: str) -> Meld:
         elif ch in "'\"" and places and not places[-1][1]:
             places[-1] = (places[-1][0], ch)
         else:
-            raise HandError(f"unexpected {ch!r} in meld {text!r}")
+            raise HandError(f"unexpected {ch!r} in meld {shown(text)}")
     for t, _ in places:
         kind(t)
     marked = [i for i, (_, m) in enumerate(places) if m]
     if len(marked) != 1:
-        raise HandError(f"meld {text!r} must mark exactly one called tile with ' (or \" for an added kan)")
+        raise HandError(f"meld {shown(text)} must mark exactly one called tile with ' (or \" for an added kan)")
     i = marked[0]
     called, mark = places[i]
     n = len(places)
@@ -249,7 +268,7 @@ def parse_meld(text: str) -> Meld:
     source = "left" if i == 0 else "right" if i == n - 1 else "across"
     if mark == '"':
         if n != 3:
-            raise HandError(f"added kan {text!r}: write the pon's three tiles with \" on the called one")
+            raise HandError(f"added kan {shown(text)}: write the pon's three tiles with \" on the called one")
         return Meld("kakan", tuple(tiles + [called]), called, source, called)
     ks = {kind(t) for t in tiles}
     if n == 3 and len(ks) == 3:
@@ -315,6 +334,7 @@ def check_copies(tiles: Iterable[str], where: str, red_fives: tuple[int, int, in
 
 def parse_hand(text: str) -> Hand:
     """``'123m456p789s11z 555z 3'45m'`` -> Hand; groups with call marks are melds."""
+    text = plain_notation(text)
     concealed: list[str] = []
     melds: list[Meld] = []
     for group in text.split():

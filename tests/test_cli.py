@@ -195,6 +195,20 @@ def test_read_score_refuses_a_context_that_cannot_be_before_reading_a_photo(dais
     assert "no seat 'across' at this table" in capsys.readouterr().err
 
 
+def test_hand_takes_the_tiles_let_pass_and_a_double_rons_farther_winner(capsys):
+    """The API took both; the CLI had no flag for either."""
+    assert main(["hand", "23m456p789s11z 555z", "--missed", "1m"]) == 0
+    assert "furiten (temporary): let 1m pass" in capsys.readouterr().out
+    assert main(["hand", "23m456p789s11z 555z", "--riichi", "--missed-in-riichi", "4m"]) == 0
+    assert "furiten (riichi): let 4m pass after riichi" in capsys.readouterr().out
+    # a non-dealer's haku, 1 han 50 fu: 1,600, and the 3 honba and the stick go to the nearer winner
+    args = ["hand", "123m456p789s11z 555z", "--seat", "S", "--ron", "right", "--honba", "3", "--sticks", "1"]
+    assert main(args) == 0
+    assert "winner gains 3500" in capsys.readouterr().out
+    assert main(args + ["--other-winner-nearer"]) == 0
+    assert "winner gains 1600" in capsys.readouterr().out
+
+
 def test_hand_takes_the_seat_wind_by_either_name(capsys):
     assert main(["hand", "123m456p789s11z 555z", "--win", "5z", "--tsumo", "--seat-wind", "S"]) == 0
     assert capsys.readouterr().out.count("pays") == 3

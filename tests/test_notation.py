@@ -93,3 +93,19 @@ def test_meld_without_source_is_refused():
 def test_hand_tiles_across_melds_count_copies():
     with pytest.raises(HandError, match="5 copies of 5p"):
         Hand(("5p", "5p", "1m", "2m", "3m", "7s", "8s", "9s", "1z", "1z", "1z"), (parse_meld("5'55p"),))
+
+
+def test_notation_as_phone_and_japanese_keyboards_type_it_is_read():
+    """A phone types curly quotes for the call marks; a Japanese keyboard full-width digits, letters and spaces
+    (１２３ｍ was "no such tile '１m'")."""
+    hand = parse_hand("123m456p789s1z 5'55z")
+    assert parse_hand("１２３ｍ４５６ｐ７８９ｓ１ｚ　５’５５ｚ") == hand
+    assert parse_hand("123m456p789s1z 5‘55z") == hand
+    assert parse_hand("123m456p7s 5”55z 1'11z").melds[0] == parse_meld('5"55z')
+    assert parse_tiles("０ｍ") == ["0m"]
+
+
+def test_a_long_input_is_not_echoed_back_whole():
+    with pytest.raises(HandError) as e:
+        parse_tiles("1x" * 500_000)
+    assert len(str(e.value)) < 200 and "(and 999940 characters more)" in str(e.value)

@@ -344,3 +344,12 @@ def test_what_the_ruleset_or_hand_leaves_out_is_said():
     r = analyse(parse_hand("123m456p789s234s2z"), ctx)
     assert [w.tile for w in r.waits] == ["2z"] and "ippatsu" not in [y for y, _ in r.waits[0].ron.yaku]
     assert r.notes == ("ippatsu not counted: ruleset x has no ippatsu",)
+
+
+def test_a_waiting_hand_of_a_double_ron_is_valued_by_ron_and_tsumo():
+    """The farther winner of a double ron, waiting: each wait's tsumo value was worked out with the double ron
+    still set, which no tsumo can be, and the whole readout was refused ("only a ron can be shared")."""
+    hand = parse_hand("123m456p789s1z 555z")
+    r = analyse(hand, Context(win_from="right", honba=2, riichi_sticks=1, other_winner_nearer=True))
+    assert waits_of(r) == ["1z"]
+    assert (r.waits[0].ron.points, r.waits[0].tsumo.points) == (2400, 3900)  # dealer: haku, 50 fu; tsumo 40 fu 2 han

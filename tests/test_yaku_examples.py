@@ -191,6 +191,10 @@ def test_complete_hand_without_yaku_is_not_a_win():
     # open, no yakuhai, a terminal: no yaku; dora do not make a win
     r = win("234m456p11s789s 6'78m", "2m", **RON_S, dora_indicators=("1m",))
     assert not r.valid and r.points == 0 and r.payments == ()
+    assert r.notes == ("complete, but no yaku: dora alone cannot win",)
+    # without dora the note does not speak of them
+    r = win("234m456p11s789s 6'78m", "2m", **RON_S, dora_indicators=("9p",))
+    assert not r.valid and r.notes == ("complete, but no yaku",)
 
 
 def test_yakuman_add_up_only_where_the_ruleset_says():

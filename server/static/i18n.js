@@ -298,6 +298,7 @@ const MESSAGES_JA = [
   [/^no atozuke in ruleset (\S+): no yaku on a (ron|tsumo|win) with ([0-9mpsz, ]+), so no (?:ron|tsumo|win) on any wait$/,
     (m) => `ルール ${m[1]} は後付けなし: ${m[3]}の${HOW_JA[m[2]]}では役がないので、どの待ちでも${HOW_JA[m[2]]}できません`],
   [/^complete, but no yaku: dora alone cannot win$/, () => "和了形ですが役がありません。ドラだけでは和了できません"],
+  [/^complete, but no yaku$/, () => "和了形ですが役がありません"],
   [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えていません。裏ドラは立直した手にだけ乗ります"],
   [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール ${m[1]} に裏ドラはありません`],
   [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えていません。ルール ${m[1]} に一発はありません`],
