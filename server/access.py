@@ -131,3 +131,73 @@ class AccessCodeMiddleware:
                 message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
             await send(message)
         return wrapped
+
+
+FOREIGN_ORIGIN = ("refused: this request came from another site's page ({origin}), not riichi-lens's own; open "
+                  "riichi-lens at its own address")
+FOREIGN_HOST = ("refused: this riichi-lens server answers only at localhost or 127.0.0.1 (the request named "
+                "{host}); on a network use riichi-lens serve --lan")
+
+
+def _host_name(value: str) -> str:
+    """``127.0.0.1:8000`` -> ``127.0.0.1``; ``[::1]:8000`` -> ``::1``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def _loopback(name: str) -> bool:
+    import ipaddress
+
+    try:
+        return name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:  # a name, not an address
+        return False
+
+
+def _origin_host(origin: str) -> str | None:
+    """``http://127.0.0.1:8000`` -> ``127.0.0.1:8000``; None for ``null`` (a sandboxed page, a file)."""
+    match = re.fullmatch(r"[a-z][a-z0-9+.-]*://([^/?#]+)/?", origin.strip().lower())
+    return match[1] if match else None
+
+
+class SameOriginMiddleware:
+    """Another site's page in the user's browser cannot use the app (lifespan events pass).
+
+    A page anywhere may send a form to http://127.0.0.1:8000/api/calibration (a profile written on disk) or open
+    the live websocket (with ``--camera``, the server camera's frames), since a browser asks no one before such a
+    request: one whose ``Origin`` is not the address it was sent to (``Host``) is refused, 403 or the websocket
+    closed with 4403 and why; a plain GET of a page carries no such header and is what a link does. With
+    ``local_only`` (``serve`` on a loopback address, no ``--lan``), a request whose ``Host`` is not a loopback name
+    is refused too: a site whose name was made to point at 127.0.0.1 (DNS rebinding) would otherwise be the app's
+    own origin to the browser."""
+
+    def __init__(self, app, local_only: bool = False):
+        self.app, self.local_only = app, local_only
+
+    def _refusal(self, scope) -> str | None:
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        host = headers.get("host", "")
+        if self.local_only and not _loopback(_host_name(host)):
+            return FOREIGN_HOST.format(host=host[:80] or "no host")
+        origin = headers.get("origin")
+        safe = scope["type"] == "http" and scope.get("method") in ("GET", "HEAD", "OPTIONS")
+        if origin is not None and not safe and _origin_host(origin) != host.strip().lower():
+            return FOREIGN_ORIGIN.format(origin=origin[:80])
+        return None
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        refusal = self._refusal(scope)
+        if refusal is None:
+            return await self.app(scope, receive, send)
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            return await send({"type": "websocket.close", "code": 4403, "reason": refusal[:120]})
+        body = json.dumps({"error": refusal}).encode()
+        await send({"type": "http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})

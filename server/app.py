@@ -241,9 +241,11 @@ def keep_uploads_in_memory() -> None:
     MultiPartParser.spool_max_size = MAX_BYTES + 1
 
 
-def create_app(access_code: str | None = None, camera: int | None = None) -> FastAPI:
+def create_app(access_code: str | None = None, camera: int | None = None, local_only: bool = False) -> FastAPI:
     """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
-    see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables."""
+    see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables;
+    with ``local_only`` it answers only requests addressed to localhost (``server.access.SameOriginMiddleware``,
+    which also refuses, always, what another site's page sends)."""
     app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
     keep_uploads_in_memory()
 
@@ -435,6 +437,9 @@ def create_app(access_code: str | None = None, camera: int | None = None) -> Fas
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    from server.access import SameOriginMiddleware
+
+    app.add_middleware(SameOriginMiddleware, local_only=local_only)
     if access_code is not None:
         from server.access import AccessCodeMiddleware, check_code
 

@@ -73,7 +73,8 @@ def run_serve(args: argparse.Namespace) -> int:
         if not code and not host.startswith("127.") and host != "localhost":
             print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
     try:
-        app = create_app(access_code=code, camera=args.camera)
+        local = not code and (host.startswith("127.") or host in ("localhost", "::1"))
+        app = create_app(access_code=code, camera=args.camera, local_only=local)
     except RuntimeError as e:  # the camera could not be opened
         print(f"riichi-lens serve: {e}", file=sys.stderr)
         return 2

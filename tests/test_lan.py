@@ -133,3 +133,44 @@ def test_the_banner_has_the_url_with_the_code_and_a_qr_code_of_it():
     image = np.array([half for pair in light for half in pair], np.uint8) * 255
     image = cv2.resize(np.pad(image, 4, constant_values=255), None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
     assert cv2.QRCodeDetector().detectAndDecode(image)[0] == url
+
+
+def test_another_sites_page_cannot_use_the_app():
+    """Any page open in the user's browser could post to http://127.0.0.1:8000 (a calibration profile written to
+    disk) or open the live websocket (with --camera, the server camera's frames): no browser asks first."""
+    client = TestClient(create_app(), base_url="http://127.0.0.1:8000")
+    r = client.post("/api/score", json=HAND, headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403 and r.json()["error"].startswith("refused: this request came from another site's "
+                                                                 "page (https://evil.example)")
+    assert client.post("/api/score", json=HAND, headers={"Origin": "http://127.0.0.1:8000"}).status_code == 200
+    assert client.post("/api/score", json=HAND, headers={"Origin": "http://127.0.0.1:9000"}).status_code == 403
+    assert client.post("/api/score", json=HAND, headers={"Origin": "null"}).status_code == 403  # a sandboxed page
+    assert client.get("/", headers={"Origin": "https://evil.example"}).status_code == 200  # a link is a GET
+    with client.websocket_connect("/api/live", headers={"Origin": "https://evil.example"}) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 4403 and "another site's page" in closed.value.reason
+
+
+@pytest.mark.parametrize("host, status", [
+    ("127.0.0.1:8000", 200), ("localhost:8000", 200), ("[::1]:8000", 200), ("127.0.0.2", 200),
+    ("evil.example:8000", 403), ("127.0.0.1.evil.example", 403), ("", 403),
+])
+def test_served_on_localhost_it_answers_only_requests_addressed_there(host, status):
+    """A site whose name is made to point at 127.0.0.1 (DNS rebinding) is the app's own origin to the browser:
+    only the Host header tells it apart."""
+    client = TestClient(create_app(local_only=True), base_url="http://127.0.0.1:8000")
+    r = client.post("/api/score", json=HAND, headers={"Host": host})
+    assert r.status_code == status
+    if status == 403:
+        assert "answers only at localhost or 127.0.0.1" in r.json()["error"]
+
+
+def test_serve_on_localhost_is_local_only_and_on_the_network_is_not(monkeypatch):
+    made = []
+    monkeypatch.setattr("server.app.create_app", lambda **options: made.append(options))
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    from server.cli import main
+
+    assert main(["serve"]) == 0 and made[-1]["local_only"] is True
+    assert main(["serve", "--lan"]) == 0 and made[-1]["local_only"] is False  # its code guards it
