@@ -206,11 +206,17 @@ def _atozuke_note(ruleset: str, how: str, lacking: list[str]) -> str:
 
 
 def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None) -> Readout:
+    """The readout of a hand of 13 tiles (tenpai, waits...) or 14 (the win); 13 tiles and the tile won on are the
+    14-tile hand won on it, as most calculators take them."""
     ctx = ctx or Context()
+    added = ()
+    if hand.size == 13 and win_tile:
+        hand = Hand(hand.concealed + (win_tile,), hand.melds)  # a fifth copy is refused here
+        added = (f"the winning tile {win_tile} is taken with the 13 tiles given",)
     _check_table(hand, ctx)
     r = _analyse(hand, ctx, win_tile)
-    left_out = _not_counted(ctx)
-    return replace(r, notes=r.notes + left_out) if left_out else r
+    notes = added + _not_counted(ctx)
+    return replace(r, notes=r.notes + notes) if notes else r
 
 
 def _not_counted(ctx: Context) -> tuple[str, ...]:
@@ -226,11 +232,7 @@ def _not_counted(ctx: Context) -> tuple[str, ...]:
 
 def _analyse(hand: Hand, ctx: Context, win_tile: str | None) -> Readout:
     if hand.size == 13:
-        r = _analyse_waiting(hand, ctx)
-        if win_tile:  # said, not dropped silently: the form may still hold the tile of an earlier 14-tile hand
-            r = replace(r, notes=r.notes + (f"the winning tile {win_tile} is for a 14-tile hand: this one shows 13, "
-                                            "so each wait is valued instead",))
-        return r
+        return _analyse_waiting(hand, ctx)
     if not ctx.tsumo and ctx.win_from is None:  # a photo or a form may not say who dealt in
         r = _analyse_fourteen(hand, replace(ctx, win_from="left"), win_tile)
         if r.win:

@@ -308,10 +308,15 @@ def test_legal_neighbours_of_the_refused_contexts_still_score():
     assert Context(houtei=True, win_from="left").houtei and Context(chankan=True, win_from="left").chankan
 
 
-def test_a_winning_tile_given_with_a_waiting_hand_is_said_to_be_for_fourteen_tiles():
-    r = analyse(parse_hand("123m456p789s1z555z"), Context(), "1z")
-    assert r.tenpai and [w.tile for w in r.waits] == ["1z"] and r.win is None
-    assert any("the winning tile 1z is for a 14-tile hand: this one shows 13" in n for n in r.notes)
+def test_thirteen_tiles_and_the_tile_won_on_are_the_hand_won_on_it():
+    """As most calculators take them (it was valued as a waiting hand, the tile said to be for 14 tiles)."""
+    r = analyse(parse_hand("123m456p789s1z555z"), Context(seat_wind="S", tsumo=True), "1z")
+    # haku, menzen tsumo; 20 + 2 tsumo + 8 closed honour triplet + 2 tanki = 32 -> 40 fu: 700 / 1300
+    assert r.win.valid and r.win.wait == "tanki" and r.win.points == 2700
+    assert "the winning tile 1z is taken with the 13 tiles given" in r.notes
+    assert analyse(parse_hand("123m456p789s1z555z"), Context(), "2m").win is None  # 2m completes nothing
+    with pytest.raises(HandError, match="5 copies of 5z"):
+        analyse(parse_hand("123m456p789s5z555z"), Context(), "5z")
 
 
 def test_a_fourteen_tile_hand_without_its_winning_tile_is_scored_on_one_it_could_be_won_on_by_ron():

@@ -295,6 +295,7 @@ const MESSAGES_JA = [
   [/^every winning tile is already visible: tenpai, but no copy is left to win on$/,
     () => "待ち牌はすべて場に見えています。聴牌ですが、和了できる牌が残っていません"],
   [/^not a complete hand$/, () => "和了形ではありません"],
+  [new RegExp(`^the winning tile ${TILE} is taken with the 13 tiles given$`), (m) => `入力した13枚に和了牌${m[1]}を加えて計算しました`],
   [/^no atozuke in ruleset (\S+): no yaku on a (ron|tsumo|win) with ([0-9mpsz, ]+), so no (?:ron|tsumo|win) on any wait$/,
     (m) => `ルール ${m[1]} は後付けなし: ${m[3]}の${HOW_JA[m[2]]}では役がないので、どの待ちでも${HOW_JA[m[2]]}できません`],
   [/^complete, but no yaku: dora alone cannot win$/, () => "和了形ですが役がありません。ドラだけでは和了できません"],
