@@ -131,28 +131,32 @@ def furiten(wait_kinds: list[int], ctx: Context) -> Furiten:
 
 
 def unseen(tile_kind: int, hand: Hand, ctx: Context) -> int:
-    seen = counts34(hand.all_tiles() + [d.tile for d in ctx.discards] + list(ctx.dora_indicators) + list(ctx.visible))
+    """Copies of a kind the player cannot see: not in the hand, its own discards and norths set aside (kita), the
+    dora indicators or the other visible tiles."""
+    seen = counts34(hand.all_tiles() + [d.tile for d in ctx.discards] + list(ctx.dora_indicators) + list(ctx.visible)
+                    + ["4z"] * ctx.kita)
     return max(0, 4 - seen[tile_kind])
 
 
 def _check_table(hand: Hand, ctx: Context) -> None:
     """Refuse a context the hand makes impossible (Context checks the flags against each other, not the hand)."""
     held = hand.all_tiles()
-    # the norths set aside (kita) are not counted with the visible tiles: a photo's reading gives them as visible
-    # tiles too; they are counted with the hand's own norths below
+    norths = held.count("4z") + ctx.kita
+    if norths > 4:
+        raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")
+    # the norths set aside (kita) are the player's own, not among the visible tiles (vision.table.seen_context
+    # leaves a photo's out of them)
     tiles = (held + [d.tile for d in ctx.discards if not d.called] + list(ctx.dora_indicators)
-             + list(ctx.ura_indicators) + list(ctx.visible))
-    check_copies(tiles, "the hand with the visible tiles", ctx.ruleset.red_fives)
+             + list(ctx.ura_indicators) + list(ctx.visible) + ["4z"] * ctx.kita)
+    check_copies(tiles, "the hand with the visible tiles" + (" and its kita" if ctx.kita else ""),
+                 ctx.ruleset.red_fives)
     if ctx.ruleset.players == 3:  # no 2m-8m, no one sits across, and no chi is called (riichi.wiki, "Sanma")
-        if manzu := next((t for t in tiles if t[1] == "m" and t[0] in "02345678"), None):
+        if manzu := next((t for t in tiles if not ctx.ruleset.has_tile(t)), None):
             raise HandError(f"{manzu}: a three-player set has no 2m-8m, only 1m and 9m of the manzu")
         if chi := next((m for m in hand.melds if m.kind == "chi"), None):
             raise HandError(f"{chi.notation()}: a three-player game has no chi")
         if across := next((m for m in hand.melds if m.source == "across"), None):
             raise HandError(f"{across.notation()}: called from across, but a three-player table has no one there")
-    norths = held.count("4z") + ctx.kita
-    if norths > 4:
-        raise HandError(f"{norths} north tiles: kita {ctx.kita} set aside and {norths - ctx.kita} in the hand")
     if ctx.pao and not honour_sets_fed(hand, ctx.pao):
         raise HandError(f"pao: no dragon or wind set of this hand was called from {ctx.pao}, so {ctx.pao} is not "
                         "liable")
@@ -227,6 +231,8 @@ def _not_counted(ctx: Context) -> tuple[str, ...]:
                   else "ura dora indicators not counted: ura dora are for a hand in riichi",)
     if ctx.ippatsu and not rules.ippatsu:
         notes += (f"ippatsu not counted: ruleset {rules.name} has no ippatsu",)
+    if ctx.renhou and rules.renhou == "none":
+        notes += (f"renhou not counted: ruleset {rules.name} has no renhou",)
     return notes
 
 
@@ -267,7 +273,7 @@ def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
 def _draws(hand13: Hand, seen: Hand, ctx: Context) -> tuple[Draw, ...]:
     """The draws that take a 13-tile hand nearer, each with its copies unseen by the player holding ``seen``."""
     kinds = helpful_draws(counts34(hand13.concealed), len(hand13.melds), counts34(hand13.all_tiles()))
-    return tuple(Draw(KINDS[k], unseen(k, seen, ctx)) for k in kinds)
+    return tuple(Draw(KINDS[k], unseen(k, seen, ctx)) for k in kinds if ctx.ruleset.has_tile(KINDS[k]))
 
 
 def _discard_choices(hand: Hand, ctx: Context) -> tuple[DiscardChoice, ...]:
@@ -308,8 +314,18 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
         return furiten(hand_waits(Hand(tuple(before), hand.melds)), ctx)
 
     notes = []
+    could_win_on = sorted(set(hand.concealed), key=kind)
+    if ctx.chankan:  # the robbed tile is its kind's fourth copy, the kan's three the rest: the winner holds no other
+        held = counts34(hand.all_tiles())
+        could_win_on = [t for t in could_win_on if held[kind(t)] == 1]
+        if win_tile in hand.concealed and held[kind(win_tile)] != 1:  # one not there is refused as for any win
+            raise HandError(f"chankan: the robbed {win_tile} is the fourth of its kind, the kan held the other three, "
+                            f"so this hand cannot hold {held[kind(win_tile)]} of them")
+        if not could_win_on:
+            raise HandError("chankan: the robbed tile is the fourth of its kind, the kan held the other three, but "
+                            "this hand holds each of its tiles twice or more")
     if win_tile is None:
-        scored = sorted(((_score(hand, t, ctx), t) for t in sorted(set(hand.concealed), key=kind)),
+        scored = sorted(((_score(hand, t, ctx), t) for t in could_win_on),
                         key=lambda rt: (rt[0].valid, rt[0].points, rt[0].han, rt[0].fu), reverse=True)
         (result, win_tile), fur = scored[0], furiten_if_won_on(scored[0][1])
         legal = ""

@@ -65,6 +65,10 @@ class Ruleset:
         if self.players == 4 and (self.kita or self.tsumo_loss):
             raise ValueError("ruleset options kita and tsumo_loss are three-player rules: use a *-sanma preset")
 
+    def has_tile(self, tile: str) -> bool:
+        """Whether the set holds this tile's kind: a three-player set has no 2m-8m (riichi.wiki, "Sanma")."""
+        return self.players == 4 or tile[1] != "m" or tile[0] not in "02345678"
+
     def to_dict(self) -> dict:
         return asdict(self)
 

@@ -358,3 +358,44 @@ def test_a_waiting_hand_of_a_double_ron_is_valued_by_ron_and_tsumo():
     r = analyse(hand, Context(win_from="right", honba=2, riichi_sticks=1, other_winner_nearer=True))
     assert waits_of(r) == ["1z"]
     assert (r.waits[0].ron.points, r.waits[0].tsumo.points) == (2400, 3900)  # dealer: haku, 50 fu; tsumo 40 fu 2 han
+
+
+def test_three_players_draws_are_of_tiles_their_set_has():
+    """A sanma set has no 2m-8m: 1-shanten 19m234567p234s55s was told to draw 2m 3m 7m 8m too (24 unseen)."""
+    r = analyse(parse_hand("19m234p567p234s55s"), Context(ruleset=TENHOU_SANMA))
+    assert r.shanten == 1 and [(d.tile, d.unseen) for d in r.draws] == [("1m", 3), ("9m", 3), ("5s", 2)]
+    r = analyse(parse_hand("19m234p567p234s55s4z"), Context(ruleset=TENHOU_SANMA))
+    assert all(TENHOU_SANMA.has_tile(d.tile) for c in r.discards for d in c.draws)
+
+
+def test_norths_set_aside_are_the_players_own_and_not_unseen():
+    """Three norths set aside and one held: none is left to win on (it was 3 unseen); with a north seen
+    elsewhere too, five norths are refused."""
+    hand = parse_hand("234p567p234s678s4z")
+    r = analyse(hand, Context(seat_wind="S", kita=3, ruleset=TENHOU_SANMA))
+    assert [(w.tile, w.unseen) for w in r.waits] == [("4z", 0)]
+    assert [(w.tile, w.unseen) for w in analyse(hand, Context(seat_wind="S", kita=1, ruleset=TENHOU_SANMA)).waits] \
+        == [("4z", 2)]
+    with pytest.raises(HandError, match="the hand with the visible tiles and its kita shows 5 copies of 4z"):
+        analyse(hand, Context(seat_wind="S", kita=3, visible=("4z",), ruleset=TENHOU_SANMA))
+
+
+@pytest.mark.parametrize("hand, tile, held", [
+    ("234m567p234s555s11z", "5s", 3),  # a shanpon: the kan's three and these three are six
+    ("19m19p19s1234567z1m", "1m", 2),  # kokushi's 13-sided wait holds the kind already
+])
+def test_chankan_robs_the_fourth_copy_so_the_winner_held_none(hand, tile, held):
+    """The kan held three of the robbed tile's kind: such wins were scored (13-sided kokushi, 32,000)."""
+    ctx = Context(seat_wind="S", win_from="left", chankan=True)
+    with pytest.raises(HandError, match=f"chankan: the robbed {tile} is the fourth of its kind.*cannot hold {held}"):
+        analyse(parse_hand(hand), ctx, tile)
+    # without the winning tile, it is one held once
+    r = analyse(parse_hand(hand), ctx)
+    assert r.win.valid and parse_hand(hand).all_tiles().count(r.win_tile) == 1
+    with pytest.raises(HandError, match="holds each of its tiles twice or more"):
+        analyse(parse_hand("11m22p33s44s55s66z77z"), ctx)
+
+
+def test_renhou_the_ruleset_has_not_is_said_not_counted():
+    r = analyse(parse_hand("234m567p234678s55s"), Context(seat_wind="S", win_from="left", renhou=True), "5s")
+    assert "renhou not counted: ruleset tenhou has no renhou" in r.notes

@@ -632,7 +632,9 @@ def seen_context(table: Table, ctx=None, seat: str = "self"):
     called_away = [d.tile for d in discards if d.called]
     visible = [kinds[i] for i in range(len(kinds))
                if kinds[i] != "back" and i not in own and i not in table.dora_indicators]
-    for t in called_away:  # shown in another seat's meld already: counted once, as this seat's discard
+    # shown in another seat's meld already: counted once, as this seat's discard; and the norths the seat set
+    # aside (kita), counted by the rules as its own
+    for t in called_away + ["4z"] * ctx.kita:
         if t in visible:
             visible.remove(t)
     return replace(ctx, discards=tuple(ctx.discards) + tuple(discards),

@@ -303,6 +303,7 @@ const MESSAGES_JA = [
   [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えていません。裏ドラは立直した手にだけ乗ります"],
   [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール ${m[1]} に裏ドラはありません`],
   [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えていません。ルール ${m[1]} に一発はありません`],
+  [/^renhou not counted: ruleset (\S+) has no renhou$/, (m) => `人和は数えていません。ルール ${m[1]} に人和はありません`],
   // the photo refused (vision.image, the server's upload limit) and a typed hand's tile not read
   [/^not an image: send a JPEG, PNG, WebP, BMP or TIFF photo$/, () => "画像ではありません。JPEG・PNG・WebP・BMP・TIFFの写真を送ってください"],
   [/^this is (a PDF document|a ZIP archive|a GIF \(not supported\)|a video or HEIC file \(not supported: export as JPEG\)), not a photo: send a JPEG or PNG$/,
