@@ -664,6 +664,26 @@ def server_messages() -> list[str]:
         with pytest.raises((HandError, ImageError)) as refused:
             read(bad)
         said.append(str(refused.value))
+    # furiten's reasons, a win with no yaku, renhou a ruleset has not, a winning tile taken with 13 tiles
+    from rules.context import Discard, Missed
+    from rules.readout import analyse
+    from rules.ruleset import preset
+
+    waiting = parse_hand("23m456p789s11z555z")
+    said += analyse(waiting, Context(riichi=True, discards=(Discard("1m"),), missed=(
+        Missed("4m", after_riichi=True),))).furiten.reasons
+    said += analyse(waiting, Context(missed=(Missed("4m"),))).furiten.reasons
+    said += analyse(parse_hand("234m456p11s789s 6'78m"), Context(win_from="left"), "2m").win.notes
+    said += analyse(parse_hand("234m567p234678s5s"), Context(seat_wind="S", win_from="left", renhou=True), "5s").notes
+    # house rules and a context refused
+    for spec in ("tenhou:kuitan=maybe", "tenhou:honba_ron=x", "tenhou:red_fives=2", "tenhou:multiple_ron=all",
+                 "tenhou:kuitan=no,kuitan=yes", "tenhou:foo", "nosuch"):
+        with pytest.raises(ValueError) as refused:
+            preset(spec)
+        said.append(str(refused.value))
+    with pytest.raises(HandError) as refused:
+        Context(honba=-1)
+    said.append(str(refused.value))
     return list(dict.fromkeys(said))
 
 
@@ -679,7 +699,7 @@ def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(
         said = page.execute_script("return arguments[0].map(messageText)", messages)
         kept_latin = r"([0-9]+[mpsz]'*)+|「[^」]*」|m・p・s・z|JPEG|PNG|WebP|BMP|TIFF|PDF"
         untranslated = [(m, s) for m, s in zip(messages, said) if re.search("[A-Za-z]", re.sub(kept_latin, "", s))]
-        assert untranslated == []
+        assert untranslated == [], "\n".join(map(str, untranslated))
         shown = wait_for(page, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#problems li")])
         assert any(text.startswith("自分: 1mが5枚見えています") for text in shown), shown
         screenshot(page, "problem-ja")
@@ -923,4 +943,60 @@ def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     # the refused file is not sent again when the photo's options change (it was, its error shown again)
     page.find_element(By.ID, "mirrored").click()
     time.sleep(1)
+    assert banner(page) == ""
+
+
+def test_a_tile_can_be_corrected_from_the_keyboard_alone(page):
+    """Enter on a tile opened the picker but left the focus on the tile: its faces were 99 Tabs away, past every
+    tile of the photo, and Escape dropped the focus on the page's body."""
+    from selenium.webdriver.common.keys import Keys
+
+    read_real_photo(page)
+    active = "const a = document.activeElement; return a && (a.closest('#picker') ? 'picker' : a.dataset.index);"
+    page.execute_script("document.querySelector('#overlay .tile-mark[data-index=\"0\"]').focus()")
+    kind = mark_of(page, 0)["kind"]
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
+    assert page.execute_script(active) == "picker"  # the focus went in, on the reader's other likely kind first
+    zoom = page.find_element(By.ID, "picker-zoom")  # the tile as the photo shows it, enlarged, to compare
+    assert zoom.is_displayed() and zoom.size["height"] >= 100
+    page.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert not page.find_element(By.ID, "picker").is_displayed()
+    assert page.execute_script(active) == "0"  # back on the tile
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
+    other = "1m" if kind != "1m" else "2m"
+    page.execute_script(f"document.querySelector('#picker-faces button[data-code=\"{other}\"]').focus()")
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(page, lambda d: mark_of(d, 0).get("kind") == other and settled(d))
+    assert page.execute_script(active) == "0"  # on the tile as drawn again, for the next key
+    label = page.execute_script("return document.querySelector('#overlay .tile-mark[data-index=\"0\"]')"
+                                ".getAttribute('aria-label')")
+    assert label.startswith(f"{other}, ")  # its kind, then its role (and seat) for a screen reader
+
+
+def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(page):
+    """A referee on a 1366 x 768 laptop scrolled down past the photo for the score after every correction, and
+    back up, with the space beside the photo empty."""
+    read_real_photo(page)
+    where = "const r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.left, r.right, r.top];"
+    size = page.get_window_size()
+    try:
+        page.set_window_size(1366, 768)
+        stage, readout = page.execute_script(where, "stage"), page.execute_script(where, "readout")
+        assert readout[0] >= stage[1] and readout[2] < 300  # to its right, at the top
+        page.set_window_size(390, 844)
+        stage, readout = page.execute_script(where, "stage"), page.execute_script(where, "readout")
+        assert readout[2] > stage[2]
+        assert page.execute_script("return document.documentElement.scrollWidth <= innerWidth")  # nothing sticks out
+    finally:
+        page.set_window_size(size["width"], size["height"])
+
+
+def test_another_tabs_error_does_not_follow_to_the_next_tab(page, tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    page.find_element(By.ID, "photo").send_keys(str(text))
+    wait_for(page, lambda d: "not an image" in banner(d))
+    page.find_element(By.ID, "tab-typed").click()
     assert banner(page) == ""

@@ -100,11 +100,15 @@ function photoDora() {
 
 // A row of chosen tiles (click one to remove it) and a "+" to add one with the picker.
 function drawTilesField(el, tiles, auto, onChange) {
-  const chips = tiles.map((c, i) => `<button type="button" class="chip${auto ? " auto" : ""}" data-i="${i}" title="${esc(c)} ✕">${tileImg(c, "small")}</button>`);
+  const chips = tiles.map((c, i) => `<button type="button" class="chip${auto ? " auto" : ""}" data-i="${i}" title="${esc(c)} ✕" ` +
+    `aria-label="${esc(t("remove_tile", c))}">${tileImg(c, "small")}</button>`);
   const note = auto && tiles.length ? `<small class="hint">${t("from_photo")}</small>` : "";
-  el.innerHTML = chips.join("") + note + `<button type="button" class="chip add" title="${esc(t("add"))}">+</button>`;
+  el.innerHTML = chips.join("") + note + `<button type="button" class="chip add" title="${esc(t("add"))}" aria-label="${esc(t("add"))}">+</button>`;
   el.querySelectorAll(".chip[data-i]").forEach((b) => b.addEventListener("click", () => onChange(tiles.filter((_, i) => i !== +b.dataset.i))));
-  el.querySelector(".chip.add").addEventListener("click", (e) => openPicker(e.clientX, e.clientY, null, [], (code) => onChange([...tiles, code])));
+  el.querySelector(".chip.add").addEventListener("click", (e) => {
+    const box = e.currentTarget.getBoundingClientRect(); // by the button, where a key pressed it too (no pointer there)
+    openPicker(box.left, box.bottom, null, [], (code) => onChange([...tiles, code]));
+  });
 }
 
 function drawContextTiles() {
@@ -356,7 +360,8 @@ function newTilePolygon(x, y) {
 function addTileAt(x, y, clientX, clientY) {
   setAdding(false);
   const polygon = newTilePolygon(x, y);
-  openPicker(clientX, clientY, null, ["back"], (code) => changeTiles((tiles) => tiles.push({ kind: code, polygon, confidence: 1 })));
+  openPicker(clientX, clientY, null, ["back"], (code) => changeTiles((tiles) => tiles.push({ kind: code, polygon, confidence: 1 })),
+    [], polygon);
 }
 
 function setAdding(on) {
@@ -412,7 +417,8 @@ function tileMark(tile, index, view) {
   if (view.highlight.has(index)) classes.push("hl");
   if (index === view.won) classes.push("won");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
-    "aria-label": tile.kind, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
+    "aria-label": [tile.kind, t("role_" + (tile.role || "stray")), tile.seat ? t(tile.seat) : null, low ? t("low_conf") : null]
+      .filter(Boolean).join(", "), ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
   const size = labelSize(tile.polygon, view.width);
   g.append(svgEl("title", {}, `${tile.kind} · ${t("role_" + (tile.role || "stray"))} · ${(tile.confidence * 100).toFixed(0)}%` +
     (read !== tile.kind ? " · " + t("read_as", read, tile.kind) : "")));
@@ -454,7 +460,10 @@ function renderOverlay(svg, table, width, height, highlight = new Set(), interac
   const tiles = table.tiles;
   const marks = tiles.map((tile, i) => tileMark(tile, i, view));
   const melds = (table.seats || []).flatMap((s) => s.melds).filter((m) => m.tile_indices.every((i) => tiles[i])).map((m) => meldMark(m, tiles, view));
+  // the tile a keyboard is on stays so as the marks are drawn anew (a correction's, then the server's answer)
+  const focused = svg.contains(document.activeElement) ? document.activeElement.dataset.index : undefined;
   svg.replaceChildren(...melds, ...marks);
+  if (focused !== undefined && marks[+focused]) marks[+focused].focus({ preventScroll: true });
 }
 
 function drawOverlay() {
@@ -630,7 +639,36 @@ function svgPoint(evt) {
 function openTilePicker(index, clientX, clientY) {
   const tile = state.tiles[index];
   const likely = (tile.candidates || []).map(([code]) => code).filter((code) => code !== tile.kind);
-  openPicker(clientX, clientY, tile.kind, ["back", "turn", "won", "delete"], (action) => correctTile(index, action), likely);
+  openPicker(clientX, clientY, tile.kind, ["back", "turn", "won", "delete"], (action) => correctTile(index, action), likely,
+    tile.polygon);
+}
+
+// The tile as the photo shows it, enlarged at the picker's top: on a phone a far tile is a few pixels under a
+// finger and its mark's label, and the picker covers its row
+const ZOOM_HEIGHT = 110; // px, at most 260 wide
+function drawPickerZoom(polygon) {
+  const canvas = $("picker-zoom"), img = $("photo-img");
+  canvas.hidden = !polygon || !img.naturalWidth || !state.photo;
+  if (canvas.hidden) return;
+  const xs = polygon.map((p) => p[0]), ys = polygon.map((p) => p[1]);
+  const pad = 0.6 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 4);
+  const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad, w = Math.max(...xs) + pad - x0, h = Math.max(...ys) + pad - y0;
+  const scale = Math.min(ZOOM_HEIGHT / h, 260 / w), dpr = window.devicePixelRatio || 1;
+  canvas.style.width = `${w * scale}px`;
+  canvas.style.height = `${h * scale}px`;
+  canvas.width = Math.round(w * scale * dpr);
+  canvas.height = Math.round(h * scale * dpr);
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(scale * dpr, 0, 0, scale * dpr, -x0 * scale * dpr, -y0 * scale * dpr);
+  ctx.fillStyle = "#333";
+  ctx.fillRect(x0, y0, w, h);
+  ctx.drawImage(img, 0, 0, state.photo.width, state.photo.height);  // in the overlay's frame, the tiles' own
+  ctx.beginPath();
+  polygon.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+  ctx.closePath();
+  ctx.lineWidth = 2 / scale;
+  ctx.strokeStyle = "#c77700";
+  ctx.stroke();
 }
 
 function onOverlayKey(evt) {
@@ -656,6 +694,7 @@ function onOverlayClick(evt) {
 // ---------------------------------------------------------------- the tile picker
 
 let pickerDone = null;
+let pickerOpener = null; // what had the focus when the picker opened
 
 function buildPicker() {
   $("picker-faces").innerHTML = FACE_ROWS.map((row) => `<div class="face-row">` +
@@ -664,10 +703,11 @@ function buildPicker() {
     const b = e.target.closest("button[data-code], button[data-act]");
     if (!b) return;
     const done = pickerDone;
-    closePicker();
+    closePicker(false);
     if (done) done(b.dataset.code || b.dataset.act);
+    returnFocus();  // to the tile as drawn again
   });
-  $("picker-close").addEventListener("click", closePicker);
+  $("picker-close").addEventListener("click", () => closePicker());
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closePicker(); setAdding(false); } });
   document.addEventListener("pointerdown", (e) => {
     if (!$("picker").hidden && !$("picker").contains(e.target) && !e.target.closest(".tile-mark, .calib-mark, .chip.add, #overlay")) closePicker();
@@ -675,9 +715,13 @@ function buildPicker() {
 }
 
 // Opens the picker at a point of the window; ``actions``: which of back / turn / delete to offer; ``likely``: kinds
-// offered first, in a row of their own.
-function openPicker(clientX, clientY, current, actions, done, likely = []) {
+// offered first, in a row of their own; ``zoom``: the polygon of the photo's tile it corrects, shown enlarged.
+function openPicker(clientX, clientY, current, actions, done, likely = [], zoom = null) {
   const picker = $("picker");
+  if (picker.hidden) {
+    const el = document.activeElement;
+    pickerOpener = el && { el, svg: el.closest && el.closest("svg") && el.closest("svg").id, index: el.dataset && el.dataset.index };
+  }
   pickerDone = done;
   $("picker-likely").hidden = likely.length === 0;
   $("picker-likely").querySelector(".face-row").innerHTML = likely.map((c) =>
@@ -685,6 +729,7 @@ function openPicker(clientX, clientY, current, actions, done, likely = []) {
   picker.querySelectorAll("button[data-code]").forEach((b) => b.classList.toggle("current", b.dataset.code === current));
   picker.querySelectorAll("button[data-act]").forEach((b) => { b.hidden = !actions.includes(b.dataset.act); });
   picker.querySelector('button[data-act="back"]').classList.toggle("current", current === "back");
+  drawPickerZoom(zoom);
   picker.style.left = "0px"; // measured at its natural size, then placed where it fits whole
   picker.style.top = "0px";
   picker.hidden = false;
@@ -692,11 +737,29 @@ function openPicker(clientX, clientY, current, actions, done, likely = []) {
   const { clientWidth, clientHeight } = document.documentElement; // the window less its scroll bars
   picker.style.left = Math.max(4, Math.min(clientX + 8, clientWidth - width - 4)) + "px";
   picker.style.top = Math.max(4, Math.min(clientY + 8, clientHeight - height - 4)) + "px";
+  // the focus moves in, so that a keyboard reaches the faces at once (the photo's tiles came first, by the score)
+  const first = picker.querySelector("#picker-likely:not([hidden]) button, button.current:not([hidden]), #picker-faces button");
+  first.focus({ preventScroll: true });
 }
 
-function closePicker() {
-  $("picker").hidden = true;
+// ``back``: the focus goes back to what opened the picker (a tile, the dora's +), as a dialog's does
+function closePicker(back = true) {
+  const picker = $("picker");
+  if (picker.hidden) return;
+  const inside = picker.contains(document.activeElement);
+  picker.hidden = true;
   pickerDone = null;
+  if (back && inside) returnFocus();
+}
+
+// The picker's opener, or the tile drawn again in its place (a correction draws the photo's tiles anew)
+function returnFocus() {
+  const opener = pickerOpener;
+  pickerOpener = null;
+  if (!opener) return;
+  const again = opener.el.isConnected ? opener.el
+    : opener.svg && opener.index !== undefined && document.querySelector(`#${opener.svg} [data-index="${opener.index}"]`);
+  if (again && again.focus) again.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------- live mode
@@ -771,7 +834,9 @@ async function startLive() {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (e) {
       if (session === live.session) {
-        showError(t("camera_failed", e.message || e.name));
+        // the browser's own words are English whatever the page's language: the common two said in its own
+        const said = { NotFoundError: "camera_not_found", OverconstrainedError: "camera_not_found", NotAllowedError: "camera_refused" }[e.name];
+        showError(t("camera_failed", said ? t(said) : e.message || e.name));
         stopLive();
       }
       return;
@@ -1068,6 +1133,7 @@ async function learnSet() {
   form.append("photo", calib.file);
   form.append("name", name);
   form.append("grid", JSON.stringify(calibrationGrid()));
+  clearError(); // a refusal before this one no longer stands while this learning runs
   $("calib-learn").disabled = true;
   $("calib-progress").hidden = false;
   $("calib-result").hidden = true;
@@ -1201,7 +1267,10 @@ function wireDrop() {
 
 function wire() {
   document.querySelectorAll("[data-lang]").forEach((b) => b.addEventListener("click", () => { setLang(b.dataset.lang); redrawAll(); }));
-  document.querySelectorAll("[data-mode]").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
+  document.querySelectorAll("[data-mode]").forEach((b) => b.addEventListener("click", () => {
+    if (b.dataset.mode !== state.mode) clearError(); // another tab's error (no camera, a refused photo) is not this one's
+    setMode(b.dataset.mode);
+  }));
   $("banner-close").addEventListener("click", clearError);
   $("photo").addEventListener("change", (e) => {
     const file = e.target.files[0];

@@ -10,7 +10,9 @@ const STRINGS = {
     tab_photo: "Photo", tab_typed: "Type a hand", tab_live: "Live", tab_calib: "My set",
     pick_photo: "Take or choose a photo", drop_hint: "or drop a photo here",
     mirrored: "mirrored (front camera)", profile: "Tile set", shipped_reader: "shipped reader",
-    undo: "Undo", add_tile: "Add a tile", add_hint: "click the photo where a tile is missing",
+    undo: "Undo", add_tile: "Add a tile", add_hint: "tap or click the photo where a tile is missing",
+    list_sep: "; ", sentence_end: ".", furiten_permanent: "permanent", furiten_temporary: "temporary", furiten_riichi: "riichi",
+    camera_not_found: "no camera found on this device", camera_refused: "the camera was not allowed: allow it in the browser's site settings",
     clear_photo: "Clear", clear_photo_help: "Put this photo away, and forget it in this browser",
     drop_photo: "Clearing the photo drops the corrections you made to its tiles. Clear it?",
     reading: "Reading the photo…", scoring: "Scoring…",
@@ -50,6 +52,7 @@ const STRINGS = {
     discard_nearer: "discard {0} → {1}-shanten, nearer on {2} ({3} left)", nearer_on: "Nearer on {0} ({1} left)",
     table: "Table", hidden: "{0} face down", riichi_seat: "riichi", pond_n: "pond {0}",
     picker_title: "Which tile?", picker_likely: "The reader also thought of", face_down: "face down", turn: "turn sideways", delete: "delete", close: "close",
+    remove_tile: "{0}: remove", picker_zoom: "the tile as the photo shows it",
     dora_tile: "dora indicator",
     error: "Error", bad_table: "The server gave no table.",
     limit_mangan: "mangan", limit_haneman: "haneman", limit_baiman: "baiman", limit_sanbaiman: "sanbaiman",
@@ -85,7 +88,9 @@ const STRINGS = {
     tab_photo: "写真", tab_typed: "手牌入力", tab_live: "ライブ", tab_calib: "自分の牌",
     pick_photo: "写真を撮る・選ぶ", drop_hint: "またはここに写真をドロップ",
     mirrored: "左右反転（インカメラ）", profile: "牌セット", shipped_reader: "標準の読み取り",
-    undo: "元に戻す", add_tile: "牌を追加", add_hint: "牌が抜けている所を写真上でクリック",
+    undo: "元に戻す", add_tile: "牌を追加", add_hint: "牌が抜けている所を写真上でタップ（クリック）",
+    list_sep: "、", sentence_end: "。", furiten_permanent: "永久", furiten_temporary: "同巡", furiten_riichi: "立直後",
+    camera_not_found: "この端末にカメラが見つかりません", camera_refused: "カメラの使用が許可されていません。ブラウザのサイト設定で許可してください",
     clear_photo: "消去", clear_photo_help: "この写真を閉じ、このブラウザからも消去します",
     drop_photo: "写真を消去すると、牌に加えた修正も失われます。消去しますか？",
     reading: "写真を読んでいます…", scoring: "計算中…",
@@ -125,6 +130,7 @@ const STRINGS = {
     discard_nearer: "{0}切り → {1}向聴、有効牌 {2}（{3}枚）", nearer_on: "有効牌 {0}（{1}枚）",
     table: "卓", hidden: "伏せ牌{0}枚", riichi_seat: "立直", pond_n: "河{0}枚",
     picker_title: "どの牌？", picker_likely: "ほかの候補", face_down: "裏向き", turn: "横向きにする", delete: "削除", close: "閉じる",
+    remove_tile: "{0}: 外す", picker_zoom: "写真に写っているこの牌",
     dora_tile: "ドラ表示牌",
     error: "エラー", bad_table: "サーバーから卓の情報が返りませんでした。",
     limit_mangan: "満貫", limit_haneman: "跳満", limit_baiman: "倍満", limit_sanbaiman: "三倍満",
@@ -301,9 +307,27 @@ const MESSAGES_JA = [
   [/^complete, but no yaku: dora alone cannot win$/, () => "和了形ですが役がありません。ドラだけでは和了できません"],
   [/^complete, but no yaku$/, () => "和了形ですが役がありません"],
   [/^ura dora indicators not counted: ura dora are for a hand in riichi$/, () => "裏ドラ表示牌は数えていません。裏ドラは立直した手にだけ乗ります"],
-  [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール ${m[1]} に裏ドラはありません`],
-  [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えていません。ルール ${m[1]} に一発はありません`],
-  [/^renhou not counted: ruleset (\S+) has no renhou$/, (m) => `人和は数えていません。ルール ${m[1]} に人和はありません`],
+  [/^ura dora indicators not counted: ruleset (\S+) has no ura dora$/, (m) => `裏ドラ表示牌は数えていません。ルール「${m[1]}」に裏ドラはありません`],
+  [/^ippatsu not counted: ruleset (\S+) has no ippatsu$/, (m) => `一発は数えていません。ルール「${m[1]}」に一発はありません`],
+  [/^renhou not counted: ruleset (\S+) has no renhou$/, (m) => `人和は数えていません。ルール「${m[1]}」に人和はありません`],
+  // furiten's reasons (rules.readout.furiten)
+  [/^waits on (.+) which the player discarded$/, (m) => `自分で捨てた${m[1]}を待っています`],
+  [new RegExp(`^let ${TILE} pass after riichi: furiten for the rest of the hand$`), (m) => `立直後に${m[1]}を見逃しました。この局の終わりまで振聴です`],
+  [new RegExp(`^let ${TILE} pass: furiten until the player's next draw$`), (m) => `${m[1]}を見逃しました。次の自分のツモまで振聴です`],
+  // the context and the house rules refused (rules.context, rules.ruleset), the live camera
+  [/^honba, riichi sticks and kita cannot be negative$/, () => "本場・供託・北抜きの数は負にできません"],
+  // house rules: the option names, values and presets are what the user types, so they stay as typed, in 「」
+  [/^ruleset option (\w+)='(.*)': yes or no$/, (m) => `ルール設定「${m[1]}=${m[2]}」: 「yes」か「no」を指定してください`],
+  [/^ruleset option (\w+)='(.*)': a whole number from 0 to (\d+)$/, (m) => `ルール設定「${m[1]}=${m[2]}」: 0から${m[3]}までの整数を指定してください`],
+  [/^ruleset option (\w+)='(.*)': 0 or 1 red five a suit, such as 1\/1\/1$/, (m) => `ルール設定「${m[1]}=${m[2]}」: 赤五は各色0か1枚で、「1/1/1」のように指定してください`],
+  [/^ruleset option (\w+)='(.*)': ((?:\S+ or )+\S+)$/, (m) => `ルール設定「${m[1]}=${m[2]}」: ${m[3].split(" or ").map((v) => `「${v}」`).join("、")}のいずれかを指定してください`],
+  [/^ruleset '(.*)': (\w+) given twice$/, (m) => `ルール「${m[1]}」: 「${m[2]}」が2回指定されています`],
+  [/^ruleset '(.*)': '(.*)' is not option=value with an option of ([\w, ]+) \(the number of players comes with the preset\)$/,
+    (m) => `ルール「${m[1]}」: 「${m[2]}」は「設定=値」の形ではないか、設定名が違います（設定は「${m[3]}」。人数はプリセットで決まります）`],
+  [/^unknown ruleset '(.*)': one of ([\w, -]+), optionally followed by ':option=value,...'$/,
+    (m) => `ルール「${m[1]}」はありません: 「${m[2]}」のいずれか（後に「:設定=値,...」を続けられます）`],
+  [/^this server has no camera: start it with riichi-lens serve --camera 0$/,
+    () => "このサーバーにはカメラがありません。riichi-lens serve --camera 0 で起動してください"],
   // the photo refused (vision.image, the server's upload limit) and a typed hand's tile not read
   [/^not an image: send a JPEG, PNG, WebP, BMP or TIFF photo$/, () => "画像ではありません。JPEG・PNG・WebP・BMP・TIFFの写真を送ってください"],
   [/^this is (a PDF document|a ZIP archive|a GIF \(not supported\)|a video or HEIC file \(not supported: export as JPEG\)), not a photo: send a JPEG or PNG$/,
@@ -339,11 +363,13 @@ function limitName(limit) {
   return limit ? t("limit_" + limit) : "";
 }
 
-// Puts every static label in the current language: data-i18n (text), data-i18n-title (tooltip).
+// Puts every static label in the current language: data-i18n (text), data-i18n-title (tooltip),
+// data-i18n-label (the name a screen reader says, for a button showing a sign: ×, +).
 function applyLang() {
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => el.setAttribute("aria-label", t(el.dataset.i18nLabel)));
   document.querySelectorAll("[data-i18n-ron]").forEach((el) => { el.textContent = t("ron_from", t(el.dataset.i18nRon)); });
   document.querySelectorAll("[data-lang]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.lang === lang)));
 }

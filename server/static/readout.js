@@ -49,12 +49,13 @@ function discardsHtml(r) {
 
 function furitenHtml(f) {
   if (!f || !f.furiten) return "";
-  return `<p class="furiten" data-kind="${esc(f.kind)}"><b>${t("furiten")}</b> (${esc(f.kind)}): ${f.reasons.map(esc).join("; ")}</p>`;
+  const reasons = f.reasons.map((r) => esc(messageText(r))).join(t("list_sep"));
+  return `<p class="furiten" data-kind="${esc(f.kind)}"><b>${t("furiten")}</b> (${esc(t("furiten_" + f.kind))}): ${reasons}</p>`;
 }
 
 function paymentsHtml(w) {
   const pays = w.payments.map((p) => t("pays", t(p.payer), p.points) + (p.honba ? t("honba_extra", p.honba) : ""));
-  return `<p class="payments">${pays.map(esc).join("; ")}. ${esc(t("winner_gains", w.winner_gain))}</p>`;
+  return `<p class="payments">${pays.map(esc).join(t("list_sep"))}${t("sentence_end")} ${esc(t("winner_gains", w.winner_gain))}</p>`;
 }
 
 function winHtml(w) {
