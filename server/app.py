@@ -161,6 +161,8 @@ class ScoreRequest(Strict):
 
 def to_hand(req: ScoreRequest) -> Hand:
     if req.hand is not None:
+        if req.concealed is not None or req.melds:  # one would be dropped without a word
+            raise HandError("send the hand as notation in 'hand', or as 'concealed' tiles and 'melds', not both")
         return parse_hand(req.hand)
     if req.concealed is None:
         raise HandError("send the hand as notation in 'hand', or as 'concealed' tiles and 'melds'")
@@ -246,7 +248,9 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
     see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables;
     with ``local_only`` it answers only requests addressed to localhost (``server.access.SameOriginMiddleware``,
     which also refuses, always, what another site's page sends)."""
-    app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0")
+    # docs=None: FastAPI's Swagger UI and ReDoc load their scripts from a CDN, blank offline; /docs is the page's own
+    app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0",
+                  docs_url=None, redoc_url=None)
     keep_uploads_in_memory()
 
     @app.exception_handler(HandError)
@@ -435,6 +439,11 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        """Every endpoint, drawn from /openapi.json by a page that fetches nothing from outside."""
+        return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     from server.access import SameOriginMiddleware

@@ -52,6 +52,19 @@ def _access_code(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _port_taken(host: str, port: int) -> str | None:
+    """Why the app could not listen at host:port (a port in use, an address not this machine's), or None."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a closing socket is no bar
+            s.bind((host, port))
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -59,6 +72,11 @@ def run_serve(args: argparse.Namespace) -> int:
     from server.app import create_app
 
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    busy = _port_taken(host, args.port)
+    if busy:  # said before the URL to open is printed, which would be another program's
+        print(f"riichi-lens serve: {host}:{args.port} cannot be listened on ({busy}): another riichi-lens may be "
+              f"running there; choose another port with --port {args.port + 1}", file=sys.stderr)
+        return 2
     code = args.code or (new_code() if args.lan else None)
     if args.lan:
         addresses = None if host in ("0.0.0.0", "::") else [host]

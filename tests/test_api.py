@@ -160,6 +160,11 @@ def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
     assert r.status_code == 422 and "'photo' sent more than once" in r.json()["error"]
 
 
+def test_a_hand_sent_both_ways_is_refused_not_half_dropped(client):
+    r = client.post("/api/score", json={"hand": "123m456p789s11z 555z", "concealed": ["1m"] * 3})
+    assert r.status_code == 422 and r.json()["error"].endswith("not both")
+
+
 def test_score_of_a_double_rons_farther_winner_leaves_the_honba_and_sticks_to_the_nearer(client):
     ron = {"win_from": "left", "honba": 2, "riichi_sticks": 1}
     body = {"hand": "123m456p789s11z 555z", "win_tile": "5z"}

@@ -1000,3 +1000,13 @@ def test_another_tabs_error_does_not_follow_to_the_next_tab(page, tmp_path):
     wait_for(page, lambda d: "not an image" in banner(d))
     page.find_element(By.ID, "tab-typed").click()
     assert banner(page) == ""
+
+
+def test_the_api_docs_are_drawn_offline(page, base_url):
+    """FastAPI's Swagger UI loads its script from a CDN: on a tournament's network with no internet /docs was blank."""
+    page.get(base_url + "/docs")
+    names = wait_for(page, lambda d: [h.text for h in d.find_elements(By.CSS_SELECTOR, "#api h2")])
+    assert "POST /api/recognize" in names and "POST /api/score" in names and "Schemas" in names
+    html = page.page_source
+    assert not re.search(r"""(src|href)=["']https?://""", html)  # nothing from outside
+    assert console_errors(page) == []

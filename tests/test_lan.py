@@ -172,5 +172,25 @@ def test_serve_on_localhost_is_local_only_and_on_the_network_is_not(monkeypatch)
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
     from server.cli import main
 
-    assert main(["serve"]) == 0 and made[-1]["local_only"] is True
-    assert main(["serve", "--lan"]) == 0 and made[-1]["local_only"] is False  # its code guards it
+    import socket
+
+    with socket.socket() as s:  # a port free now, so that the check before serving passes
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    assert main(["serve", "--port", port]) == 0 and made[-1]["local_only"] is True
+    assert main(["serve", "--lan", "--port", port]) == 0 and made[-1]["local_only"] is False  # its code guards it
+
+
+def test_serve_on_a_port_in_use_says_so_before_any_url(capsys):
+    """uvicorn printed the URL to open, then [Errno 98] and exit 3, with no word of --port."""
+    import socket
+
+    from server.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and f"127.0.0.1:{port} cannot be listened on" in out.err and f"--port {port + 1}" in out.err
