@@ -96,7 +96,9 @@ def tile_kind(kind: str) -> str:
 
 TileKind = Annotated[str, AfterValidator(tile_kind),
                      WithJsonSchema({"type": "string", "pattern": rf"^({TILE_KIND})$", "examples": ["5m"]})]
-Pixel = Annotated[float, Field(allow_inf_nan=False)]  # a NaN corner would pass through grouping as garbage
+# a NaN corner would pass through grouping as garbage, one at 1e300 overflow its squares; no photo's tile lies a
+# hundred million pixels out (a photo has at most 60 megapixels)
+Pixel = Annotated[float, Field(allow_inf_nan=False, ge=-1e8, le=1e8)]
 Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 

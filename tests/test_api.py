@@ -259,6 +259,9 @@ def test_table_answers_for_as_many_tiles_as_it_takes_heaped_on_one_spot(client):
 @pytest.mark.parametrize("tile, where, words", [
     ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, NaN], [0, 1]]}', ["polygon", 2, 1], "finite number"),
     ('{"kind": "5m", "polygon": [[0, 0], [1, 0], [1, 1e999], [0, 1]]}', ["polygon", 2, 1], "finite number"),
+    # numbers that overflowed inside the grouping (NaN there), or put a tile a trillion pixels out in a pond
+    ('{"kind": "5m", "polygon": [[1e300, 0], [1, 0], [1, 1], [0, 1]]}', ["polygon", 0, 0], "less than or equal to 100000000"),
+    ('{"kind": "5m", "polygon": [[0, 0], [1, -1e12], [1, 1], [0, 1]]}', ["polygon", 1, 1], "greater than or equal to -100000000"),
     ('{"kind": "5m", "confidence": NaN, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "finite number"),
     ('{"kind": "5m", "confidence": 1.5, "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["confidence"], "less than or equal to 1"),
     ('{"kind": "x9", "polygon": [[0, 0], [1, 0], [1, 1], [0, 1]]}', ["kind"], "unknown tile 'x9': expected a code like 5m"),
