@@ -150,12 +150,14 @@ async function scoreTyped() {
     if (seq !== state.seq.score) return;
     state.typed = r;
     clearError();
+    $("hand").removeAttribute("aria-invalid");
     drawReadout();
   } catch (e) {
     if (seq !== state.seq.score) return;
     state.typed = null; // the readout of the hand before would stand beside the error as this one's
     drawReadout();
     showError(e.message);
+    $("hand").setAttribute("aria-invalid", "true"); // the hand, its winning tile or its context: said in the banner
   }
 }
 
