@@ -973,6 +973,13 @@ def test_a_tile_can_be_corrected_from_the_keyboard_alone(page):
     label = page.execute_script("return document.querySelector('#overlay .tile-mark[data-index=\"0\"]')"
                                 ".getAttribute('aria-label')")
     assert label.startswith(f"{other}, ")  # its kind, then its role (and seat) for a screen reader
+    page.find_element(By.CSS_SELECTOR, "#dora .chip.add").send_keys(Keys.ENTER)  # the dora row's + too
+    wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
+    assert not page.find_element(By.ID, "picker-zoom").is_displayed()  # no photo's tile to show for a dora
+    page.execute_script("document.querySelector('#picker-faces button[data-code=\"3p\"]').focus()")
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    assert wait_for(page, lambda d: d.execute_script(
+        "return document.activeElement.matches('#dora .chip.add') && document.querySelectorAll('#dora .chip').length")) == 2
 
 
 def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(page):
@@ -1010,3 +1017,17 @@ def test_the_api_docs_are_drawn_offline(page, base_url):
     html = page.page_source
     assert not re.search(r"""(src|href)=["']https?://""", html)  # nothing from outside
     assert console_errors(page) == []
+
+
+def test_the_tabs_are_moved_between_by_the_arrow_keys(page):
+    from selenium.webdriver.common.keys import Keys
+
+    selected = "return document.querySelector('.tabs [aria-selected=\"true\"]').id"
+    page.find_element(By.ID, "tab-photo").click()
+    page.switch_to.active_element.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert page.execute_script(selected) == "tab-typed" and page.switch_to.active_element.get_attribute("id") == "tab-typed"
+    assert page.find_element(By.ID, "typed-mode").is_displayed()
+    page.switch_to.active_element.send_keys(Keys.HOME)
+    assert page.execute_script(selected) == "tab-photo"
+    assert page.execute_script("return [...document.querySelectorAll('.tabs [role=tab]')].map((b) => b.tabIndex)") == [
+        0, -1, -1, -1]  # Tab lands on the chosen one only

@@ -722,7 +722,8 @@ function openPicker(clientX, clientY, current, actions, done, likely = [], zoom 
   const picker = $("picker");
   if (picker.hidden) {
     const el = document.activeElement;
-    pickerOpener = el && { el, svg: el.closest && el.closest("svg") && el.closest("svg").id, index: el.dataset && el.dataset.index };
+    const within = (selector) => el.closest && el.closest(selector) && el.closest(selector).id;
+    pickerOpener = el && { el, svg: within("svg"), index: el.dataset && el.dataset.index, field: within(".tiles-field") };
   }
   pickerDone = done;
   $("picker-likely").hidden = likely.length === 0;
@@ -760,7 +761,8 @@ function returnFocus() {
   pickerOpener = null;
   if (!opener) return;
   const again = opener.el.isConnected ? opener.el
-    : opener.svg && opener.index !== undefined && document.querySelector(`#${opener.svg} [data-index="${opener.index}"]`);
+    : opener.svg && opener.index !== undefined ? document.querySelector(`#${opener.svg} [data-index="${opener.index}"]`)
+    : opener.field && document.querySelector(`#${opener.field} .chip.add`); // a dora row drawn anew: its +
   if (again && again.focus) again.focus({ preventScroll: true });
 }
 
@@ -1185,7 +1187,10 @@ function setMode(mode, score = true) {
   state.mode = mode;
   if (mode !== "live") stopLive(); // leaving the live view stops the camera and the socket
   for (const m of MODES) $(m + "-mode").hidden = m !== mode;
-  document.querySelectorAll("[data-mode]").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.mode === mode)));
+  document.querySelectorAll('.tabs [role="tab"]').forEach((b) => {
+    b.setAttribute("aria-selected", String(b.dataset.mode === mode));
+    b.tabIndex = b.dataset.mode === mode ? 0 : -1; // Tab goes to the chosen tab, the arrows to the others
+  });
   document.body.dataset.mode = mode;
   closePicker();
   drawContextTiles();
@@ -1269,10 +1274,21 @@ function wireDrop() {
 
 function wire() {
   document.querySelectorAll("[data-lang]").forEach((b) => b.addEventListener("click", () => { setLang(b.dataset.lang); redrawAll(); }));
-  document.querySelectorAll("[data-mode]").forEach((b) => b.addEventListener("click", () => {
+  document.querySelectorAll('.tabs [role="tab"]').forEach((b) => b.addEventListener("click", () => {
     if (b.dataset.mode !== state.mode) clearError(); // another tab's error (no camera, a refused photo) is not this one's
     setMode(b.dataset.mode);
   }));
+  // the tabs as a tab list is used by keyboard: the arrow keys move between them, Home and End to the ends
+  $("tab-photo").parentElement.addEventListener("keydown", (e) => {
+    const tabs = [...document.querySelectorAll('.tabs [role="tab"]')];
+    const at = tabs.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length];
+    next.focus();
+    next.click();
+  });
   $("banner-close").addEventListener("click", clearError);
   $("photo").addEventListener("change", (e) => {
     const file = e.target.files[0];
