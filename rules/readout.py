@@ -219,8 +219,7 @@ def analyse(hand: Hand, ctx: Context | None = None, win_tile: str | None = None)
         added = (f"the winning tile {win_tile} is taken with the 13 tiles given",)
     _check_table(hand, ctx)
     r = _analyse(hand, ctx, win_tile)
-    notes = added + _not_counted(ctx)
-    return replace(r, notes=r.notes + notes) if notes else r
+    return replace(r, notes=added + r.notes + _not_counted(ctx))
 
 
 def _not_counted(ctx: Context) -> tuple[str, ...]:
