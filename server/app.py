@@ -212,10 +212,11 @@ async def read_upload(photo: UploadFile):
     return await run_in_threadpool(load_image, data)
 
 
-async def refuse_unknown_parts(request: Request, *known: str) -> None:
-    """A form part the endpoint does not take, or one sent twice, is refused naming it, as an unknown JSON field
-    is (``Strict``): a mistyped ``rulset`` would score the photo by the default rules without a word, and of two
-    photos only the last was read."""
+async def refuse_unknown_parts(request: Request) -> None:
+    """A form part the endpoint does not take (its ``File`` and ``Form`` parameters), or one sent twice, is refused
+    naming it, as an unknown JSON field is (``Strict``): a mistyped ``rulset`` would score the photo by the default
+    rules without a word, and of two photos only the last was read."""
+    known = [param.alias for param in request.scope["route"].dependant.body_params]
     names = [name for name, _ in (await request.form()).multi_items()]
     unknown = sorted(set(names) - set(known))
     if unknown:
@@ -319,8 +320,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         each seat as an exhaustive draw would leave it (tenpai or noten, the noten payments). The upload is read
         into memory (never written to disk) up to the byte limit, then checked to be an image; the work runs off
         the event loop."""
-        await refuse_unknown_parts(request, "photo", "context", "ruleset", "seat", "mirrored", "profile",
-                                   "draw_declared")
+        await refuse_unknown_parts(request)
         ctx = to_context(checked(CONTEXT, "context", context), ruleset)
         check_seat(seat, ctx.ruleset)
         declared = check_declared(checked(DECLARED, "draw_declared", draw_declared), ctx.ruleset)
@@ -386,7 +386,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         for the user to confirm or fix before POST /api/calibration."""
         from vision.calibrate import grid_tiles
 
-        await refuse_unknown_parts(request, "photo")
+        await refuse_unknown_parts(request)
         image = await read_upload(photo)
         grid = await run_in_threadpool(grid_tiles, image, tile_finder().detector)
         h, w = image.shape[:2]
@@ -409,7 +409,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
 
         from vision.calibrate import calibrate, writable_profile_path
 
-        await refuse_unknown_parts(request, "photo", "name", "grid")
+        await refuse_unknown_parts(request)
         writable_profile_path(name)  # a bad name or a data folder that cannot be written, said before the work
         image = await read_upload(photo)
         confirmed = checked(GRID, "grid", grid)  # as /api/table checks tiles: kind, 4 corners
