@@ -147,7 +147,8 @@ def _host_name(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
-def _loopback(name: str) -> bool:
+def is_loopback(name: str) -> bool:
+    """``localhost``, ``127.0.0.1``, ``127.3.4.5``, ``::1``: this machine alone (a host name, not a Host header)."""
     import ipaddress
 
     try:
@@ -179,7 +180,7 @@ class SameOriginMiddleware:
     def _refusal(self, scope) -> str | None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers") or []}
         host = headers.get("host", "")
-        if self.local_only and not _loopback(_host_name(host)):
+        if self.local_only and not is_loopback(_host_name(host)):
             return FOREIGN_HOST.format(host=host[:80] or "no host")
         origin = headers.get("origin")
         safe = scope["type"] == "http" and scope.get("method") in ("GET", "HEAD", "OPTIONS")

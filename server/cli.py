@@ -68,7 +68,7 @@ def _port_taken(host: str, port: int) -> str | None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.access import lan_banner, new_code
+    from server.access import is_loopback, lan_banner, new_code
     from server.app import create_app
 
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -88,11 +88,10 @@ def run_serve(args: argparse.Namespace) -> int:
         query = f"?code={code}" if code else ""
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         print(f"riichi-lens: open http://{shown}:{args.port}/{query} in a browser (Ctrl+C stops)")
-        if not code and not host.startswith("127.") and host != "localhost":
+        if not code and not is_loopback(host):
             print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
     try:
-        local = not code and (host.startswith("127.") or host in ("localhost", "::1"))
-        app = create_app(access_code=code, camera=args.camera, local_only=local)
+        app = create_app(access_code=code, camera=args.camera, local_only=not code and is_loopback(host))
     except RuntimeError as e:  # the camera could not be opened
         print(f"riichi-lens serve: {e}", file=sys.stderr)
         return 2
