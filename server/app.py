@@ -141,6 +141,9 @@ class TableRequest(Strict):
     won_on: int | None = Field(
         None, ge=0, description="the index in tiles of the tile the scored hand won on, as the user says: it stands "
                                 "over the tile the photo sets apart (a note says where it cannot be one)")
+    dora_from_photo: bool = Field(
+        True, description="false: none of the tiles is a dora indicator (the user took away those the photo "
+                          "showed): the context's are scored, or none")
 
     @model_validator(mode="after")
     def won_on_a_tile_sent(self):
@@ -334,12 +337,13 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         -> the table and readout again, rebuilt from the tiles' polygons. Of a mirrored photo, send the polygons
         flipped back (x -> width - x), as the page does: the table is read as the tiles lie, not as shown."""
         from vision.layout import Tile
-        from vision.table import read_table, score_table
+        from vision.table import read_table, score_table, without_dora
 
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
         ctx = to_context(req.context, req.ruleset)
-        return score_table(read_table(tiles), ctx, check_seat(req.seat, ctx.ruleset), req.draw_declared, req.won_on)
+        table = read_table(tiles) if req.dora_from_photo else without_dora(read_table(tiles))
+        return score_table(table, ctx, check_seat(req.seat, ctx.ruleset), req.draw_declared, req.won_on)
 
     feed = None
     if camera is not None:

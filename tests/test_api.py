@@ -187,6 +187,26 @@ def test_table_takes_the_tile_the_hand_won_on_and_refuses_one_not_sent(client):
     assert client.post("/api/table", json={"tiles": tiles, "won_on": -1}).status_code == 422
 
 
+def test_table_scores_no_dora_indicator_where_the_user_took_the_photos_away(client):
+    """The photo takes the face-up tile in the wall for the dora indicator; the user says it is not one (a stray
+    tile laid there) and the hand is scored with the context's indicators only: none here."""
+    from test_layout import lay_row
+
+    laid = lay_row("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z 5z", 0, origin=(40.0, 200.0)) + lay_row(
+        "# 4z # #", 0, origin=(40.0, 60.0))
+    tiles = [{"kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in laid]
+    tsumo = {"tsumo": True}
+    seen = client.post("/api/table", json={"tiles": tiles, "context": tsumo}).json()
+    assert seen["context"]["dora_indicators"] == ["4z"] and seen["tiles"][15]["role"] == "dora"
+    taken = client.post("/api/table", json={"tiles": tiles, "context": tsumo, "dora_from_photo": False}).json()
+    assert taken["context"]["dora_indicators"] == [] and taken["dora_indicators"] == []
+    assert taken["tiles"][15]["role"] == "stray"
+    assert seen["readout"]["win"]["han"] - taken["readout"]["win"]["han"] == 2  # the pair of 1z were dora
+    given = client.post("/api/table", json={"tiles": tiles, "dora_from_photo": False,
+                                            "context": {**tsumo, "dora_indicators": ["1m"]}}).json()
+    assert given["context"]["dora_indicators"] == ["1m"]
+
+
 def test_table_takes_the_readers_candidates_and_keeps_a_kind_set_by_hand(client):
     """The page sends back each tile's candidates as /api/recognize gave them: a fifth 1m whose next likeliest
     kind is 4m is taken as 4m and the hand scores; once the user says it is 1m (sent without candidates), it

@@ -221,6 +221,18 @@ def test_a_corrected_photo_is_kept_across_a_reload(page):
     assert kept_photo(page)["history"] == 0
 
 
+def test_a_correction_made_just_before_a_reload_is_kept(page):
+    """The page keeps a burst of corrections a moment after the last: a reload in that moment lost it."""
+    read_real_photo(page)
+    count = len(marks(page))
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="0"] polygon').click()
+    page.execute_script("document.querySelector('#picker button[data-act=\"delete\"]').click(); location.reload()")
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+    wait_for(page, lambda d: len(marks(d)) == count - 1 and settled(d))
+    assert page.execute_script("return window.riichiLens.state.history.length") == 1
+
+
 def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
     """A shared machine (a tournament's laptop): the photo kept for a reload can be put away for good."""
     read_real_photo(page)
@@ -312,35 +324,46 @@ def test_correcting_a_tile_changes_the_readout_and_undo_restores_it(page):
     assert waits(page) == ["1z", "5z"] and banner(page) == ""
 
 
-# The server's answers to /api/table held back in the page until the test lets them go (window.heldAnswers).
-HOLD_TABLE_ANSWERS = """
-    const real = window.fetch; window.heldAnswers = [];
-    window.fetch = (url, options) => String(url).includes('/api/table')
-      ? new Promise((resolve) => window.heldAnswers.push(() => resolve(real(url, options)))) : real(url, options);"""
+def hold_answers(driver, path: str = "/api/table") -> None:
+    """The server's answers to ``path`` held back in the page, as on a slow link, until the test lets them go
+    (window.heldAnswers)."""
+    driver.execute_script("""
+        const real = window.fetch, path = arguments[0]; window.heldAnswers = [];
+        window.fetch = (url, options) => String(url).includes(path)
+          ? new Promise((resolve) => window.heldAnswers.push(() => resolve(real(url, options)))) : real(url, options);""",
+        path)
+
+
+def held(driver) -> int:
+    return driver.execute_script("return window.heldAnswers.length")
+
+
+def let_answers_go(driver) -> None:
+    driver.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
 
 
 def test_while_a_correction_is_scored_the_readout_says_so(page):
     load_table(page, SELF_HAND)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
     assert page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == [] and settled(page)
-    page.execute_script(HOLD_TABLE_ANSWERS)  # as on a slow link
+    hold_answers(page)
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    wait_for(page, lambda d: held(d) == 1)
     assert mark_of(page, 12)["kind"] == "6z"  # the tiles at once
     assert [p.text for p in page.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["Scoring…"]
     assert not settled(page) and verdict(page) == {}  # no readout of the tiles before
     screenshot(page, "scoring")
-    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    let_answers_go(page)
     wait_for(page, lambda d: verdict(d).get("shanten") == "1")
     assert settled(page) and page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == []
     # in Japanese too
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="5z"]').click()
-    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    wait_for(page, lambda d: held(d) == 1)
     page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
     wait_for(page, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["計算中…"])
-    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    let_answers_go(page)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and settled(d))
 
 
@@ -348,16 +371,122 @@ def test_a_photo_refused_while_a_correction_is_scored_leaves_that_corrections_re
     """Choosing a photo dropped the answer still to come for the tiles shown; refused, it left them unscored."""
     load_table(page, SELF_HAND)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
-    page.execute_script(HOLD_TABLE_ANSWERS)
+    hold_answers(page)
     page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
     page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: d.execute_script("return window.heldAnswers.length") == 1)
+    wait_for(page, lambda d: held(d) == 1)
     text = tmp_path / "notes.txt"
     text.write_text("not a photo")
     page.find_element(By.ID, "photo").send_keys(str(text))
     wait_for(page, lambda d: "not an image" in banner(d))
-    page.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
+    let_answers_go(page)
     wait_for(page, lambda d: verdict(d).get("shanten") == "1" and settled(d))
+
+
+def scoring_lines(driver) -> list[str]:
+    return [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#readout .scoring")]
+
+
+def test_leaving_the_photo_while_a_correction_is_scored_leaves_no_scoring_mark_behind(page):
+    """The readout stayed dimmed (aria-busy) in the typed hand's tab, and after Clear, when the photo was left
+    before a correction's answer came."""
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    hold_answers(page)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
+    wait_for(page, lambda d: held(d) == 1)
+    type_hand(page, "123m456p789s1122z")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert settled(page) and scoring_lines(page) == []
+    page.find_element(By.ID, "tab-photo").click()  # back: the correction's answer is still to come
+    wait_for(page, lambda d: scoring_lines(d) == ["Scoring…"] and not settled(d))
+    # each let go as it comes: the hand typed is scored a moment after the last key, in the tab shown by then
+    wait_for(page, lambda d: let_answers_go(d) or (verdict(d).get("shanten") == "1" and settled(d)))
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="5z"]').click()
+    wait_for(page, lambda d: held(d) == 1)
+    page.find_element(By.ID, "clear-photo").click()
+    wait_for(page, lambda d: d.switch_to.alert).accept()
+    wait_for(page, lambda d: marks(d) == [])
+    assert settled(page) and scoring_lines(page) == []
+    let_answers_go(page)  # dropped when it comes
+
+
+def felt_photo(tmp_path) -> Path:
+    """A photo of an empty table (read as no tiles, with the problem saying so)."""
+    path = tmp_path / "felt.png"
+    cv2.imwrite(str(path), np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    return path
+
+
+def photo_read(driver) -> bool:
+    return driver.execute_script("return !window.riichiLens.state.recognizing")
+
+
+def test_a_photo_read_while_the_user_went_to_another_tab_waits_in_the_photo_tab(page, tmp_path):
+    """A photo's answer coming after the user went on to type a hand pulled the page back to the photo (and from
+    Live, stopped the camera)."""
+    hold_answers(page, "/api/recognize")
+    page.find_element(By.ID, "photo").send_keys(str(felt_photo(tmp_path)))
+    wait_for(page, lambda d: held(d) == 1)
+    type_hand(page, SELF_HAND)
+    let_answers_go(page)
+    wait_for(page, lambda d: photo_read(d) and d.execute_script("return window.riichiLens.state.table !== null"))
+    assert page.execute_script("return window.riichiLens.state.mode") == "typed"
+    assert page.find_element(By.ID, "hand").is_displayed() and not page.find_element(By.ID, "stage").is_displayed()
+    page.find_element(By.ID, "tab-photo").click()
+    assert page.find_element(By.ID, "stage").is_displayed()
+    assert "no tiles found" in page.find_element(By.ID, "problems").text
+
+
+def test_add_a_tile_pressed_while_a_photo_is_read_ends_with_the_new_photo_or_keeps_its_hint(page, tmp_path):
+    """Pressed while a photo was read, it stayed pressed over the new photo with its hint gone."""
+    load_table(page, SELF_HAND)
+    hold_answers(page, "/api/recognize")
+    page.find_element(By.ID, "photo").send_keys(str(felt_photo(tmp_path)))
+    wait_for(page, lambda d: held(d) == 1)
+    add = page.find_element(By.ID, "add-mode")
+    add.click()
+    assert add.get_attribute("aria-pressed") == "true" and "where a tile is missing" in page.find_element(
+        By.ID, "photo-status").text
+    let_answers_go(page)
+    wait_for(page, lambda d: photo_read(d) and marks(d) == [])
+    assert add.get_attribute("aria-pressed") == "false" and page.find_element(By.ID, "photo-status").text == ""
+    load_table(page, SELF_HAND)  # a file refused: the photo shown stays, and so does the hint for it
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    page.find_element(By.ID, "photo").send_keys(str(text))
+    wait_for(page, lambda d: held(d) == 1)
+    add.click()
+    let_answers_go(page)
+    wait_for(page, lambda d: "not an image" in banner(d) and photo_read(d))
+    assert add.get_attribute("aria-pressed") == "true" and len(marks(page)) == 13
+    assert "where a tile is missing" in page.find_element(By.ID, "photo-status").text
+
+
+def dora_chips(driver) -> list[str]:
+    return [c.get_attribute("title").split()[0] for c in driver.find_elements(By.CSS_SELECTOR, "#dora .chip[data-i]")]
+
+
+def test_the_photos_only_dora_indicator_can_be_taken_away(page):
+    """A tile the photo took for the dora indicator that is not one: emptied, the row went back to the photo's."""
+    from test_layout import lay_row
+    load_table(page, lay_row(SELF_HAND, 0, origin=(40.0, 200.0)) + lay_row("# 4z # #", 0, origin=(40.0, 60.0)),
+               size=(640, 260))
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    assert dora_chips(page) == ["4z"]
+    page.find_element(By.CSS_SELECTOR, "#dora .chip[data-i='0']").click()
+    wait_for(page, lambda d: settled(d) and d.execute_script(
+        "const c = window.riichiLens.state.table.context; return c && c.dora_indicators.length === 0"))
+    assert dora_chips(page) == [] and mark_of(page, 14)["kind"] == "4z"
+    assert page.execute_script("return window.riichiLens.state.table.dora_indicators") == []
+    page.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()  # another in its place
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="1m"]').click()
+    wait_for(page, lambda d: settled(d) and d.execute_script(
+        "return window.riichiLens.state.table.context.dora_indicators.join()") == "1m")
+    assert dora_chips(page) == ["1m"]
 
 
 def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and_no_old_readout(page):

@@ -857,6 +857,14 @@ def won_on(table: Table, seat: str, tile: int | None) -> Table:
     return replace(table, seats={**table.seats, seat: replace(s, drawn=tile)})
 
 
+def without_dora(table: Table) -> Table:
+    """The table with none of its tiles taken as dora indicators: where the user says the face-up tile the photo
+    took for one is not (a stray tile by the wall, another seat's askew); it stays a tile seen on the table, and
+    the context gives the indicators, or none. The table given is left as it is."""
+    roles = ["stray" if i in table.dora_indicators else role for i, role in enumerate(table.roles)]
+    return replace(table, dora_indicators=[], roles=roles)
+
+
 def score_table(table: Table, ctx=None, seat: str = "self", draw_declared: Mapping[str, bool] | None = None,
                 won: int | None = None) -> dict:
     """The table as JSON with the seat's hand, the context seen in the photo and the rules readout (None, with a

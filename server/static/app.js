@@ -111,9 +111,16 @@ function drawTilesField(el, tiles, auto, onChange) {
   });
 }
 
+// The dora indicators: the photo's (state.dora null) until the user changes them; the row emptied of a photo's
+// means none (the tile the photo took for one is not: /api/table's dora_from_photo), till the next photo. Typed and
+// live, an empty row is the frame's or none alike.
 function drawContextTiles() {
   const auto = state.dora === null;
-  drawTilesField($("dora"), auto ? photoDora() : state.dora, auto, (next) => { state.dora = next.length ? next : null; drawContextTiles(); rescore(); });
+  drawTilesField($("dora"), auto ? photoDora() : state.dora, auto, (next) => {
+    state.dora = next.length ? next : state.mode === "photo" && state.table ? [] : null;
+    drawContextTiles();
+    rescore();
+  });
   drawTilesField($("ura"), state.ura, false, (next) => { state.ura = next; drawContextTiles(); rescore(); });
 }
 
@@ -214,7 +221,7 @@ async function recognize() {
     if (seq !== state.seq.recognize) return;
     dropTableAnswer(); // for the previous photo's tiles (one refused, that photo stays shown, and its answer with it)
     clearError();
-    await showPhoto(URL.createObjectURL(file), table);
+    await showPhoto(URL.createObjectURL(file), table, { inPlace: true });
     state.shownFile = file;
     $("profile").dataset.shown = $("profile").value;
     keepSoon();
@@ -225,7 +232,7 @@ async function recognize() {
   } finally {
     if (seq === state.seq.recognize) {
       state.recognizing = false;
-      setStatus("");
+      setStatus(state.adding ? "add_hint" : ""); // pressed over a photo that stays (this one refused)
       $("stage").classList.remove("busy");
       if (state.dirty && state.tiles) rescoreTable();
     }
@@ -241,8 +248,10 @@ function loadImage(url) {
   });
 }
 
-// Shows a photo and its table (from /api/recognize, or any table JSON with its image: the tests' hook).
-async function showPhoto(url, table) {
+// Shows a photo and its table (from /api/recognize, or any table JSON with its image: the tests' hook), in the
+// photo view; ``inPlace``: in the tab the user is in, as a photo read while they went on elsewhere (from Live, the
+// switch would stop the camera).
+async function showPhoto(url, table, { inPlace = false } = {}) {
   if (!table || !Array.isArray(table.tiles)) throw new Error(t("bad_table"));
   let width = table.width, height = table.height;
   try {
@@ -262,8 +271,10 @@ async function showPhoto(url, table) {
   // what its seats declared at the draw: none for a photo just read, a frozen live frame's as it had them
   state.drawDeclared = Object.fromEntries(((table.draw || {}).seats || []).filter((s) => s.declared !== null && s.declared !== undefined)
     .map((s) => [s.seat, s.declared]));
+  if (state.dora && !state.dora.length) state.dora = null; // "none" was said of the photo before: this one's are shown
+  setAdding(false); // pressed over the photo before, its hint gone with it
   $("photo-img").src = url;
-  setMode("photo", false);
+  if (!inPlace || state.mode === "photo") setMode("photo", false);
   drawPhoto();
 }
 
@@ -284,7 +295,7 @@ async function rescoreTable() {
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
     context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value, draw_declared: state.drawDeclared,
-    won_on: wonOn < 0 ? null : wonOn,
+    won_on: wonOn < 0 ? null : wonOn, dora_from_photo: state.dora === null,
   };
   try {
     const table = await postJson("/api/table", body);
@@ -371,7 +382,7 @@ function setAdding(on) {
   state.adding = on;
   $("add-mode").setAttribute("aria-pressed", String(on));
   $("stage").classList.toggle("adding", on);
-  setStatus(on ? "add_hint" : "");
+  setStatus(on ? "add_hint" : state.recognizing ? "reading" : "");
 }
 
 // ---------------------------------------------------------------- drawing the table over the photo
@@ -543,6 +554,7 @@ function drawPhoto() {
 
 function drawReadout() {
   const el = $("readout");
+  showScoring(); // the photo's "Scoring…" goes with the photo view, left mid-correction (drawn again below there)
   if (state.mode === "typed") {
     if (state.typed) renderReadout(el, state.typed);
     else { el.hidden = true; el.replaceChildren(); }  // none: a refused hand's readout is not the one before
@@ -1332,35 +1344,48 @@ function wire() {
 const KEEP_DB = "riichi-lens", KEEP_STORE = "kept", KEEP_KEY = "photo", KEEP_FILE = "photo-file";
 let keptFile = null; // the photo last written: megabytes, written again only when another is shown
 
+// One connection, opened once and left open: a write on the way out (pagehide) cannot wait for one to open, the
+// page being gone by then. It closes when the database is to be deleted or upgraded elsewhere (site data cleared,
+// another tab), which it would otherwise block, and the next request opens another.
+let keepConnection = null;
 function keepDb() {
-  return new Promise((resolve, reject) => {
+  keepConnection ??= new Promise((resolve, reject) => {
     const req = indexedDB.open(KEEP_DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(KEEP_STORE);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      db.onversionchange = db.onclose = () => { db.close(); keepConnection = null; };
+      resolve(db);
+    };
+    req.onerror = () => { keepConnection = null; reject(req.error); };
   });
+  return keepConnection;
 }
 
-// Requests in one transaction, the database closed after it (an open one would block its deletion); the results
-// of those ``requests`` makes, in order.
+// Requests in one transaction; the results of those ``requests`` makes, in order.
 async function keepRequests(mode, requests) {
   const db = await keepDb();
-  try {
-    return await new Promise((resolve, reject) => {
-      const tx = db.transaction(KEEP_STORE, mode);
-      const reqs = requests(tx.objectStore(KEEP_STORE));
-      tx.oncomplete = () => resolve(reqs.map((req) => req.result));
-      tx.onerror = tx.onabort = () => reject(tx.error);
-    });
-  } finally {
-    db.close();
-  }
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(KEEP_STORE, mode);
+    const reqs = requests(tx.objectStore(KEEP_STORE));
+    tx.commit?.(); // at once, not when the page next idles: a write on the way out is not lost with the page
+    tx.oncomplete = () => resolve(reqs.map((req) => req.result));
+    tx.onerror = tx.onabort = () => reject(tx.error);
+  });
 }
 
 let keepTimer = null;
 function keepSoon() {
   clearTimeout(keepTimer);
-  keepTimer = setTimeout(keepPhoto, 200);
+  keepTimer = setTimeout(() => { keepTimer = null; keepPhoto(); }, 200);
+}
+
+// A correction made just before a reload, or before a phone puts the page away, is kept on the way out.
+function keepNow() {
+  if (keepTimer === null) return;
+  clearTimeout(keepTimer);
+  keepTimer = null;
+  keepPhoto();
 }
 
 async function keepPhoto() {
@@ -1399,10 +1424,11 @@ function restoreForm(form) {
 async function clearPhoto() {
   if (state.history.length && !window.confirm(t("drop_photo"))) return;
   clearTimeout(keepTimer);
+  keepTimer = null;
   dropTableAnswer();
   state.seq.recognize++;
   Object.assign(state, { file: null, shownFile: null, tiles: null, table: null, history: [], drawDeclared: {},
-    recognizing: false, highlight: new Set(), problem: null });
+    recognizing: false, highlight: new Set(), problem: null, dora: state.dora && state.dora.length ? state.dora : null });
   if (state.photo && state.photo.url.startsWith("blob:")) URL.revokeObjectURL(state.photo.url);
   state.photo = null;
   setAdding(false);
@@ -1443,11 +1469,11 @@ async function restorePhoto() {
     restoreForm(kept.form);
     $("mirrored").checked = Boolean(kept.mirrored);
     $("profile").dataset.shown = kept.profileShown || "";
-    state.dora = kept.dora ?? null;
     state.ura = kept.ura || [];
     state.file = state.shownFile = kept.file;
     await showPhoto(URL.createObjectURL(kept.file),
       unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles));
+    state.dora = kept.dora ?? null;  // after: this photo's "none" too
     state.tiles = tiles;  // as corrected, with what was set by hand
     state.history = kept.history || [];
     state.drawDeclared = kept.drawDeclared || {};
@@ -1495,7 +1521,8 @@ window.riichiLens = {
 };
 
 window.addEventListener("error", (e) => showError(e.message));
-window.addEventListener("pagehide", stopLive);
+window.addEventListener("pagehide", () => { keepNow(); stopLive(); });
+document.addEventListener("visibilitychange", () => { if (document.hidden) keepNow(); });
 window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));
 
 buildPicker();
