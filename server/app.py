@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -164,6 +165,22 @@ class ScoreRequest(Strict):
     ruleset: str = Field("tenhou", description=RULESET_HELP)
 
 
+class PartRefused(ValueError):
+    """A request refused for one of its parts (``part``: its field's name), named so that a form marks that field."""
+
+    def __init__(self, message: str, part: str):
+        super().__init__(message)
+        self.part = part
+
+
+@contextmanager
+def refused_as(part: str):
+    try:
+        yield
+    except ValueError as e:  # HandError too
+        raise PartRefused(str(e), part) from None
+
+
 def to_hand(req: ScoreRequest) -> Hand:
     if req.hand is not None:
         if req.concealed is not None or req.melds:  # one would be dropped without a word
@@ -273,12 +290,23 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         errors = [{k: v for k, v in e.items() if k != "input"} for e in exc.errors()]
         return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
 
+    @app.exception_handler(PartRefused)
+    async def part_refused(_: Request, exc: PartRefused) -> JSONResponse:
+        return JSONResponse(status_code=422, content={"error": str(exc), "part": exc.part})
+
     @app.post("/api/score")
     def score(req: ScoreRequest) -> dict:
-        """Hand + context -> readout: shanten, waits with unseen counts, furiten, and the score when complete."""
-        hand = to_hand(req)
-        ctx = to_context(req.context, req.ruleset)
-        win_tile = parse_tile(req.win_tile) if req.win_tile and req.win_tile.strip() else None  # blank: none given
+        """Hand + context -> readout: shanten, waits with unseen counts, furiten, and the score when complete. A
+        refusal names the part refused (``part``: hand, ruleset, context or win_tile) where it is that part alone; one that
+        takes them together (a winning tile the hand does not hold) names none."""
+        with refused_as("hand"):
+            hand = to_hand(req)
+        with refused_as("ruleset"):
+            preset(req.ruleset)
+        with refused_as("context"):
+            ctx = to_context(req.context, req.ruleset)
+        with refused_as("win_tile"):
+            win_tile = parse_tile(req.win_tile) if req.win_tile and req.win_tile.strip() else None  # blank: none
         return analyse(hand, ctx, win_tile).to_dict()
 
     @app.exception_handler(UploadTooLarge)

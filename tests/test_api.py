@@ -49,6 +49,19 @@ def test_bad_hands_get_422_with_a_message(client, body, words):
     assert client.get("/api/rulesets").status_code == 200  # and the server keeps serving
 
 
+@pytest.mark.parametrize("body, part", [
+    ({"hand": "12x"}, "hand"),
+    ({"hand": "123m456p789s11z555z", "ruleset": "tenhou:kuitan=maybe"}, "ruleset"),
+    ({"hand": "123m456p789s11z555z", "context": {"honba": -1}}, "context"),
+    ({"hand": "123m456p789s11z555z", "context": {"ippatsu": True}}, "context"),
+    ({"hand": "123m456p789s11z555z", "win_tile": "9x"}, "win_tile"),
+    ({"hand": "123m456p789s11z555z", "win_tile": "9p"}, None),  # the hand and its winning tile together
+])
+def test_a_refused_score_names_the_part_refused_for_the_form_to_mark(client, body, part):
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 422 and r.json().get("part") == part and r.json()["error"]
+
+
 def test_malformed_json_is_a_4xx(client):
     r = client.post("/api/score", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 422

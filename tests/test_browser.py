@@ -1031,11 +1031,39 @@ def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error
         house.clear()
         house.send_keys("atozuke=perhaps\t")
         assert "atozuke='perhaps': yes or no" in wait_for(page, banner)
+        assert invalid_fields(page) == ["house_rules"]  # the house rules refused, not the hand
     finally:
         house.clear()
         house.send_keys("\t")
         page.find_element(By.ID, "win_tile").clear()
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .total .points") and not banner(d))
+    assert invalid_fields(page) == []
+
+
+def invalid_fields(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('[aria-invalid=\"true\"]')].map((e) => e.id)")
+
+
+def test_a_refused_typed_hand_marks_the_field_refused_and_a_refused_context_none(page):
+    """Any refusal marked the hand field, a negative honba too."""
+    type_hand(page, "123m456p789s11z 55x")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: "unexpected character" in banner(d))
+    assert invalid_fields(page) == ["hand"]
+    type_hand(page, "123m456p789s11z 555z")
+    page.find_element(By.ID, "win_tile").send_keys("5q")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: invalid_fields(d) == ["win_tile"])
+    page.find_element(By.ID, "win_tile").clear()
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("-1\t")
+    wait_for(page, lambda d: "cannot be negative" in banner(d))
+    assert invalid_fields(page) == []  # the banner says which
+    honba.clear()
+    honba.send_keys("0\t")
+    wait_for(page, lambda d: verdict(d).get("kind") == "win" and not banner(d))
+    assert invalid_fields(page) == []
 
 
 def test_a_three_player_ruleset_offers_no_seat_across(page):

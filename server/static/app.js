@@ -53,7 +53,7 @@ async function api(path, options = {}) {
   const text = await res.text();
   let body = null;
   try { body = JSON.parse(text); } catch { /* not JSON: said below */ }
-  if (!res.ok) throw new Error(errorText(res, body, text));
+  if (!res.ok) throw Object.assign(new Error(errorText(res, body, text)), { part: body && body.part }); // the part refused
   if (body === null) throw new Error(`${path}: the answer is not JSON`);
   return body;
 }
@@ -157,14 +157,24 @@ async function scoreTyped() {
     if (seq !== state.seq.score) return;
     state.typed = r;
     clearError();
-    $("hand").removeAttribute("aria-invalid");
+    markRefused(null);
     drawReadout();
   } catch (e) {
     if (seq !== state.seq.score) return;
     state.typed = null; // the readout of the hand before would stand beside the error as this one's
     drawReadout();
     showError(e.message);
-    $("hand").setAttribute("aria-invalid", "true"); // the hand, its winning tile or its context: said in the banner
+    markRefused(e.part);
+  }
+}
+
+// The field of the part the server refused (/api/score's ``part``) marked invalid, the others not; a refusal of the
+// context, or of the parts together (a winning tile the hand lacks), marks none: the banner says what.
+const REFUSED_FIELDS = { hand: "hand", win_tile: "win_tile", ruleset: "house_rules" };
+function markRefused(part) {
+  for (const [name, id] of Object.entries(REFUSED_FIELDS)) {
+    if (name === part) $(id).setAttribute("aria-invalid", "true");
+    else $(id).removeAttribute("aria-invalid");
   }
 }
 
