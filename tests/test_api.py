@@ -185,7 +185,7 @@ def test_score_of_a_double_rons_farther_winner_leaves_the_honba_and_sticks_to_th
     farther = client.post("/api/score", json={**body, "context": {**ron, "other_winner_nearer": True}}).json()["win"]
     assert (alone["winner_gain"], farther["winner_gain"]) == (3600, 2000)  # 2,000 + 600 honba + 1,000 sticks
     r = client.post("/api/score", json={**body, "context": {"tsumo": True, "other_winner_nearer": True}})
-    assert r.status_code == 422 and r.json() == {"error": "only a ron can be shared with another winner"}
+    assert r.status_code == 422 and r.json() == {"error": "only a ron can be shared with another winner", "part": "context"}
 
 
 def test_table_takes_the_tile_the_hand_won_on_and_refuses_one_not_sent(client):
