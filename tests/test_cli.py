@@ -195,6 +195,17 @@ def test_read_score_refuses_a_context_that_cannot_be_before_reading_a_photo(dais
     assert "no seat 'across' at this table" in capsys.readouterr().err
 
 
+def test_read_refuses_what_only_score_or_draw_uses_given_without_them(daisangen_photo, capsys, monkeypatch):
+    """--riichi without --score, or --declared without --draw, was read past without a word."""
+    monkeypatch.setattr("vision.tiles.TileFinder", None)  # refused before the models load
+    assert main(["read", "--riichi", "--dora", "3m", daisangen_photo]) == 2
+    assert "riichi-lens read: --dora, --riichi only with --score" in capsys.readouterr().err
+    assert main(["read", "--seat", "left", "--draw", daisangen_photo]) == 2
+    assert "--seat, --draw only with --score" in capsys.readouterr().err
+    assert main(["read", "--score", "--declared", "left=noten", daisangen_photo]) == 2
+    assert "--declared only with --draw" in capsys.readouterr().err
+
+
 def test_hand_takes_the_tiles_let_pass_and_a_double_rons_farther_winner(capsys):
     """The API took both; the CLI had no flag for either."""
     assert main(["hand", "23m456p789s11z 555z", "--missed", "1m"]) == 0

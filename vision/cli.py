@@ -39,11 +39,13 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", help="read with the calibration profile of your own set (riichi-lens calibrate)")
     # with --score: the context, as `riichi-lens hand` takes it; riichi, dora indicators, the seat's discards and
     # the tiles in view come from the photo where not given
-    add_context_args(p.add_argument_group("with --score, the hand's context (as for riichi-lens hand; riichi, dora "
-                                          "indicators and discards are read from the photo where not given)"),
-                     ("--seat-wind",), "won on the discard of this player (a 14-tile hand with neither: scored "
-                                       "as a ron from the left, the note says)")
-    p.set_defaults(run=run_read)
+    context = p.add_argument_group("with --score, the hand's context (as for riichi-lens hand; riichi, dora "
+                                   "indicators and discards are read from the photo where not given)")
+    add_context_args(context, ("--seat-wind",), "won on the discard of this player (a 14-tile hand with neither: "
+                                                "scored as a ron from the left, the note says)")
+    # what only --score uses, to refuse it given without (a photo read with --riichi and no --score ignored it)
+    score_only = [a for a in p._actions if a.dest in ("seat", "draw")] + context._group_actions
+    p.set_defaults(run=run_read, score_only=[(a.option_strings[0], a.dest, a.default) for a in score_only])
 
 
 def _confidence(text: str) -> float:
@@ -106,6 +108,15 @@ def run_read(args: argparse.Namespace) -> int:
     from .table import check_declared, check_seat
     from .tiles import TileFinder, tiles_json
 
+    unused = [flag for flag, dest, default in args.score_only if getattr(args, dest) != default]
+    if unused and not args.score:
+        print(f"riichi-lens read: {', '.join(unused)} only with --score (the table rebuilt and its hand scored)",
+              file=sys.stderr)
+        return 2
+    if args.declared and not args.draw:
+        print("riichi-lens read: --declared only with --draw (what a seat declared at an exhaustive draw)",
+              file=sys.stderr)
+        return 2
     if args.annotate:  # before any photo is read: a bad folder is known at once
         try:
             args.annotate.mkdir(parents=True, exist_ok=True)
@@ -149,7 +160,7 @@ def run_read(args: argparse.Namespace) -> int:
         elif args.json:
             print(json.dumps(tiles_json(tiles)))
         else:
-            print(f"{path}: {len(tiles)} tiles")
+            print(f"{path}: {len(tiles)} tile{'' if len(tiles) == 1 else 's'}")
             for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
                 x, y = t.center
                 print(f"  {t.kind:>4}  {t.confidence:.2f}  {t.lie:<11} at ({x:.0f}, {y:.0f})")
@@ -179,7 +190,7 @@ def format_table(table: dict, draw: bool = False) -> str:
     from rules.cli import format_readout
 
     kinds = [t["kind"] for t in table["tiles"]]
-    out = [f"  {len(kinds)} tiles"]
+    out = [f"  {len(kinds)} tile{'' if len(kinds) == 1 else 's'}"]
     for s in table["seats"]:
         parts = []
         if s["concealed"]:
