@@ -217,6 +217,15 @@ def checked(adapter: TypeAdapter, field: str, data):
         raise ValueError("; ".join(lines) + more) from None
 
 
+def checked_context(c: ContextIn | str, ruleset: str) -> Context:
+    """The context of a request (parsed, or JSON text as a form sends it) under its ruleset, a refusal naming the
+    part: the ruleset (a house rule mistyped) or the context."""
+    with refused_as("ruleset"):
+        preset(ruleset)
+    with refused_as("context"):
+        return to_context(c if isinstance(c, ContextIn) else checked(CONTEXT, "context", c), ruleset)
+
+
 class UploadTooLarge(ValueError):
     pass
 
@@ -301,10 +310,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         takes them together (a winning tile the hand does not hold) names none."""
         with refused_as("hand"):
             hand = to_hand(req)
-        with refused_as("ruleset"):
-            preset(req.ruleset)
-        with refused_as("context"):
-            ctx = to_context(req.context, req.ruleset)
+        ctx = checked_context(req.context, req.ruleset)
         with refused_as("win_tile"):
             win_tile = parse_tile(req.win_tile) if req.win_tile and req.win_tile.strip() else None  # blank: none
         return analyse(hand, ctx, win_tile).to_dict()
@@ -352,7 +358,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         into memory (never written to disk) up to the byte limit, then checked to be an image; the work runs off
         the event loop."""
         await refuse_unknown_parts(request)
-        ctx = to_context(checked(CONTEXT, "context", context), ruleset)
+        ctx = checked_context(context, ruleset)
         check_seat(seat, ctx.ruleset)
         declared = check_declared(checked(DECLARED, "draw_declared", draw_declared), ctx.ruleset)
         image = await read_upload(photo)
@@ -363,13 +369,14 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
     def table(req: TableRequest) -> dict:
         """Tiles (as /api/recognize gave them, corrected by hand: a kind changed, a tile added, deleted or turned)
         -> the table and readout again, rebuilt from the tiles' polygons. Of a mirrored photo, send the polygons
-        flipped back (x -> width - x), as the page does: the table is read as the tiles lie, not as shown."""
+        flipped back (x -> width - x), as the page does: the table is read as the tiles lie, not as shown. A refusal
+        of the ruleset or the context names it (``part``), as /api/score's does."""
         from vision.layout import Tile
         from vision.table import read_table, score_table, without_dora
 
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
-        ctx = to_context(req.context, req.ruleset)
+        ctx = checked_context(req.context, req.ruleset)
         table = read_table(tiles) if req.dora_from_photo else without_dora(read_table(tiles))
         return score_table(table, ctx, check_seat(req.seat, ctx.ruleset), req.draw_declared, req.won_on)
 
@@ -391,7 +398,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
             await ws.close()
             return
         reader = LiveReader(await run_in_threadpool(tile_finder), {},
-                            lambda c, r: to_context(checked(CONTEXT, "context", c), r))
+                            checked_context)
         try:
             if source == "camera":
                 if feed is None:

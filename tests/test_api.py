@@ -62,6 +62,18 @@ def test_a_refused_score_names_the_part_refused_for_the_form_to_mark(client, bod
     assert r.status_code == 422 and r.json().get("part") == part and r.json()["error"]
 
 
+def test_a_photos_refusal_names_the_ruleset_or_context_refused_too(client):
+    """The page marks the house rules field by it whichever tab scored: the photo's as the typed hand's."""
+    tiles = _tiles_json("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z 1z 5z 5z")
+    r = client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou:kuitan=maybe"})
+    assert r.status_code == 422 and r.json()["part"] == "ruleset"
+    r = client.post("/api/table", json={"tiles": tiles, "context": {"ippatsu": True}})
+    assert r.status_code == 422 and r.json() == {"error": "ippatsu needs riichi", "part": "context"}
+    r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")},
+                    data={"ruleset": "nosuch"})
+    assert r.status_code == 422 and r.json()["part"] == "ruleset" and "nosuch" in r.json()["error"]
+
+
 def test_malformed_json_is_a_4xx(client):
     r = client.post("/api/score", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 422
@@ -132,7 +144,7 @@ def test_recognize_refuses_a_bad_context_naming_the_field_in_a_line(client, cont
     """Not pydantic's own text ('1 validation error for ContextIn ... https://errors.pydantic.dev/...')."""
     r = client.post("/api/recognize", files={"photo": ("grey.png", _png(320, 240), "image/png")},
                     data={"context": context})
-    assert r.status_code == 422 and r.json() == {"error": message}
+    assert r.status_code == 422 and r.json() == {"error": message, "part": "context"}
 
 
 def _tiles_json(spec):
@@ -159,7 +171,7 @@ def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "tiles", 0, "confidnce"]
     jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
     r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"context": '{"honbaa": 2}'})
-    assert r.status_code == 422 and r.json() == {"error": "context.honbaa: Extra inputs are not permitted"}
+    assert r.status_code == 422 and r.json() == {"error": "context.honbaa: Extra inputs are not permitted", "part": "context"}
     # a form field mistyped scored the photo by the default rules; of two photos the last alone was read
     r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"rulset": "wrc"})
     assert r.status_code == 422 and r.json()["error"].startswith("unknown form field 'rulset': this endpoint takes photo")

@@ -233,6 +233,25 @@ def test_a_correction_made_just_before_a_reload_is_kept(page):
     assert page.execute_script("return window.riichiLens.state.history.length") == 1
 
 
+def test_the_context_form_changed_just_before_a_reload_or_in_another_tab_is_kept(page):
+    """The form was kept with the photo only when the photo was scored again: a box ticked just before a reload,
+    or a count changed in the typed hand's tab, came back as before."""
+    read_real_photo(page)
+    count = len(marks(page))
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("tiles") == count)
+    page.execute_script("document.getElementById('riichi').click(); location.reload()")
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']") and len(marks(d)) == count)
+    assert page.find_element(By.ID, "riichi").is_selected()
+    page.find_element(By.ID, "tab-typed").click()
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("5")
+    wait_for(page, lambda d: (kept_photo(d) or {}).get("honba") == "5")
+    reload_page(page)
+    wait_for(page, lambda d: len(marks(d)) == count)
+    assert page.find_element(By.ID, "honba").get_attribute("value") == "5"
+
+
 def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
     """A shared machine (a tournament's laptop): the photo kept for a reload can be put away for good."""
     read_real_photo(page)
@@ -487,6 +506,90 @@ def test_the_photos_only_dora_indicator_can_be_taken_away(page):
     wait_for(page, lambda d: settled(d) and d.execute_script(
         "return window.riichiLens.state.table.context.dora_indicators.join()") == "1m")
     assert dora_chips(page) == ["1m"]
+
+
+def unseen(driver, tile: str) -> str:
+    return driver.execute_script(
+        "const c = document.querySelector(`#readout tr.wait[data-tile=\"${arguments[0]}\"] td.unseen`);"
+        "return c && c.textContent;", tile) or ""
+
+
+def with_indicator(indicator: str) -> list:
+    """SELF_HAND with a piece of wall whose face-up tile the photo takes for the dora indicator (tile 14)."""
+    from test_layout import lay_row
+    return lay_row(SELF_HAND, 0, origin=(40.0, 200.0)) + lay_row(f"# {indicator} # #", 0, origin=(40.0, 60.0))
+
+
+def test_a_dora_indicator_added_beside_the_photos_counts_the_photos_once(page):
+    """Adding one took the photo's indicator tile as a stray tile seen as well: its copies counted twice."""
+    load_table(page, with_indicator("1z"), size=(640, 260))
+    wait_for(page, lambda d: unseen(d, "1z") == "1 left")  # the hand's pair and the indicator
+    page.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="9m"]').click()
+    wait_for(page, lambda d: settled(d) and d.execute_script(
+        "return window.riichiLens.state.table.context.dora_indicators.join()") == "1z,9m")
+    assert unseen(page, "1z") == "1 left" and mark_of(page, 14)["classes"].count("role-dora") == 1
+
+
+def test_dora_indicators_set_on_one_photo_are_not_the_next_ones(page):
+    """Set by hand on a photo they stayed over the next, whose own indicator was then taken as a stray tile; set
+    before any photo they are the first one's."""
+    page.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="3m"]').click()
+    load_table(page, with_indicator("4z"), size=(640, 260))
+    assert dora_chips(page) == ["3m"]
+    page.find_element(By.ID, "riichi").click()  # scored by the page (the table loaded was scored without it)
+    wait_for(page, lambda d: settled(d) and d.execute_script("return window.riichiLens.state.table.context.riichi"))
+    assert page.execute_script("return window.riichiLens.state.table.context.dora_indicators.join()") == "3m"
+    page.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="9m"]').click()
+    wait_for(page, lambda d: settled(d) and dora_chips(d) == ["3m", "9m"])
+    load_table(page, with_indicator("2m"), size=(640, 270))  # the next photo: its own
+    assert dora_chips(page) == ["2m"]
+    page.find_element(By.ID, "riichi").click()  # scored again: with the photo's indicator, a dora tile still
+    wait_for(page, lambda d: settled(d) and d.execute_script(
+        "return window.riichiLens.state.table.context.riichi") is False)
+    assert page.execute_script("return window.riichiLens.state.table.context.dora_indicators.join()") == "2m"
+    assert "role-dora" in mark_of(page, 14)["classes"]
+
+
+def test_a_photos_answer_coming_while_another_tab_is_shown_leaves_that_tabs_error(page):
+    """The answer to a correction, coming while the typed hand's refusal was shown, cleared its banner."""
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    hold_answers(page)
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
+    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
+    wait_for(page, lambda d: held(d) == 1)
+    type_hand(page, "123m456p789s11z 55x")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: "unexpected character" in banner(d))
+    time.sleep(0.3)  # the hand scored again as its field is left (120 ms after): its answer before the photo's
+    let_answers_go(page)
+    wait_for(page, lambda d: d.execute_script("return !window.riichiLens.state.scoring"))
+    time.sleep(0.3)
+    assert "unexpected character" in banner(page) and invalid_fields(page) == ["hand"]
+
+
+def test_a_mark_on_a_refused_field_goes_when_its_cause_does(page):
+    """The house rules' mark stayed after the photo was scored by rules that are right, and an emptied hand field
+    kept its mark and its error."""
+    load_table(page, SELF_HAND)
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    page.find_element(By.CSS_SELECTOR, "#context details.more summary").click()
+    house = page.find_element(By.ID, "house_rules")
+    house.send_keys("nosuch=yes\t")
+    wait_for(page, lambda d: "nosuch" in banner(d) and invalid_fields(d) == ["house_rules"])
+    house.clear()
+    house.send_keys("\t")
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and not banner(d))
+    assert invalid_fields(page) == []
+    hand = type_hand(page, "123m456p789s11z 55x")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: invalid_fields(d) == ["hand"])
+    hand.clear()
+    hand.send_keys("\t")
+    wait_for(page, lambda d: invalid_fields(d) == [] and not banner(d))
 
 
 def test_a_correction_the_server_refuses_leaves_marks_on_the_tiles_they_show_and_no_old_readout(page):

@@ -21,8 +21,10 @@ const state = {
   highlight: new Set(), // tiles of the problem clicked
   problem: null,
   adding: false,
-  dora: null, // dora indicators the user gave (null: none, the photo's are used)
+  dora: null, // dora indicators the user gave (null: none, the photo's are used; []: none at all)
   ura: [],
+  photoKey: null, // which photo is shown: its file (read again, mirrored, it is the same photo), or a script's url
+  indicatorsOf: null, // the photoKey of the photo shown when the user set dora or ura indicators: another has its own
   typed: null, // the last /api/score answer
   recognizing: false,
   status: "", // the key of the photo's status line
@@ -112,17 +114,26 @@ function drawTilesField(el, tiles, auto, onChange) {
 }
 
 // The dora indicators: the photo's (state.dora null) until the user changes them; the row emptied of a photo's
-// means none (the tile the photo took for one is not: /api/table's dora_from_photo), till the next photo. Typed and
-// live, an empty row is the frame's or none alike.
+// means none (the tile the photo took for one is not: /api/table's dora_from_photo). Typed and live, an empty row
+// is the frame's or none alike. Indicators set by hand belong to the photo shown then (another hand's, the next
+// photo's likely are not): set before any, to the next one read.
 function drawContextTiles() {
   const auto = state.dora === null;
   drawTilesField($("dora"), auto ? photoDora() : state.dora, auto, (next) => {
     state.dora = next.length ? next : state.mode === "photo" && state.table ? [] : null;
-    drawContextTiles();
-    rescore();
+    indicatorsChanged();
   });
-  drawTilesField($("ura"), state.ura, false, (next) => { state.ura = next; drawContextTiles(); rescore(); });
+  drawTilesField($("ura"), state.ura, false, (next) => { state.ura = next; indicatorsChanged(); });
 }
+
+function indicatorsChanged() {
+  state.indicatorsOf = state.photo ? state.photoKey : null;
+  drawContextTiles();
+  rescore();
+}
+
+// Whether the indicators set by hand are of the photo shown, and so not of the next.
+const indicatorsOfShownPhoto = () => Boolean(state.indicatorsOf && state.photo && state.indicatorsOf === state.photoKey);
 
 function drawDealer() {
   const dealer = $("seat_wind").value === "E";
@@ -149,7 +160,14 @@ function rescore() {
 
 async function scoreTyped() {
   const hand = $("hand").value.trim();
-  if (!hand) return;
+  if (!hand) { // emptied: nothing to score, and nothing refused
+    state.seq.score++;
+    state.typed = null;
+    markRefused(null, ["hand", "win_tile"]);
+    clearError();
+    drawReadout();
+    return;
+  }
   const seq = ++state.seq.score;
   const body = { hand, win_tile: $("win_tile").value.trim() || null, ruleset: rulesetSpec(), context: contextFromForm(false) };
   try {
@@ -168,13 +186,14 @@ async function scoreTyped() {
   }
 }
 
-// The field of the part the server refused (/api/score's ``part``) marked invalid, the others not; a refusal of the
-// context, or of the parts together (a winning tile the hand lacks), marks none: the banner says what.
+// The field of the part the server refused (its answer's ``part``) marked invalid, the others of ``parts`` not (a
+// photo's answer says nothing of the typed hand); a refusal of the context, or of the parts together (a winning
+// tile the hand lacks), marks none: the banner says what.
 const REFUSED_FIELDS = { hand: "hand", win_tile: "win_tile", ruleset: "house_rules" };
-function markRefused(part) {
-  for (const [name, id] of Object.entries(REFUSED_FIELDS)) {
-    if (name === part) $(id).setAttribute("aria-invalid", "true");
-    else $(id).removeAttribute("aria-invalid");
+function markRefused(part, parts = Object.keys(REFUSED_FIELDS)) {
+  for (const name of parts) {
+    if (name === part) $(REFUSED_FIELDS[name]).setAttribute("aria-invalid", "true");
+    else $(REFUSED_FIELDS[name]).removeAttribute("aria-invalid");
   }
 }
 
@@ -216,7 +235,9 @@ async function recognize() {
   const file = state.file;
   const form = new FormData();
   form.append("photo", file);
-  form.append("context", JSON.stringify(contextFromForm(true)));
+  const context = contextFromForm(true);
+  if (indicatorsOfShownPhoto() && file !== state.photoKey) Object.assign(context, { dora_indicators: [], ura_indicators: [] });
+  form.append("context", JSON.stringify(context));
   form.append("ruleset", rulesetSpec());
   form.append("seat", $("seat").value);
   form.append("mirrored", String($("mirrored").checked));
@@ -230,14 +251,16 @@ async function recognize() {
     const table = await api("/api/recognize", { method: "POST", body: form });
     if (seq !== state.seq.recognize) return;
     dropTableAnswer(); // for the previous photo's tiles (one refused, that photo stays shown, and its answer with it)
-    clearError();
-    await showPhoto(URL.createObjectURL(file), table, { inPlace: true });
+    markRefused(null, ["ruleset"]);
+    if (state.mode === "photo") clearError();
+    await showPhoto(URL.createObjectURL(file), table, { inPlace: true, key: file });
     state.shownFile = file;
     $("profile").dataset.shown = $("profile").value;
     keepSoon();
   } catch (e) {
     if (seq !== state.seq.recognize) return;
     state.file = state.shownFile || null; // a refused file is not sent again when mirrored or the tile set changes
+    markRefused(e.part, ["ruleset"]);
     showError(e.message);
   } finally {
     if (seq === state.seq.recognize) {
@@ -260,8 +283,8 @@ function loadImage(url) {
 
 // Shows a photo and its table (from /api/recognize, or any table JSON with its image: the tests' hook), in the
 // photo view; ``inPlace``: in the tab the user is in, as a photo read while they went on elsewhere (from Live, the
-// switch would stop the camera).
-async function showPhoto(url, table, { inPlace = false } = {}) {
+// switch would stop the camera); ``key``: which photo it is (``photoKey``).
+async function showPhoto(url, table, { inPlace = false, key = url } = {}) {
   if (!table || !Array.isArray(table.tiles)) throw new Error(t("bad_table"));
   let width = table.width, height = table.height;
   try {
@@ -271,6 +294,9 @@ async function showPhoto(url, table, { inPlace = false } = {}) {
   } catch (e) {
     showError(e.message); // the tiles can still be drawn over an empty frame
   }
+  if (indicatorsOfShownPhoto() && key !== state.photoKey) { state.dora = null; state.ura = []; } // its own, not those
+  state.photoKey = key;
+  state.indicatorsOf = state.dora !== null || state.ura.length ? key : null; // set before any photo: now this one's
   if (state.photo && state.photo.url !== url && state.photo.url.startsWith("blob:")) URL.revokeObjectURL(state.photo.url);
   state.photo = { url, width: width || 1000, height: height || 750, mirrored: Boolean(table.mirrored) };
   state.tiles = tilesOf(table);
@@ -281,7 +307,6 @@ async function showPhoto(url, table, { inPlace = false } = {}) {
   // what its seats declared at the draw: none for a photo just read, a frozen live frame's as it had them
   state.drawDeclared = Object.fromEntries(((table.draw || {}).seats || []).filter((s) => s.declared !== null && s.declared !== undefined)
     .map((s) => [s.seat, s.declared]));
-  if (state.dora && !state.dora.length) state.dora = null; // "none" was said of the photo before: this one's are shown
   setAdding(false); // pressed over the photo before, its hint gone with it
   $("photo-img").src = url;
   if (!inPlace || state.mode === "photo") setMode("photo", false);
@@ -305,7 +330,7 @@ async function rescoreTable() {
     tiles: state.tiles.map((tile) => ({ kind: tile.kind, polygon: mirrorPolygon(tile.polygon), confidence: tile.confidence,
       fixed: !!tile.fixed, candidates: tile.byHand ? [] : tile.candidates || [] })),
     context: contextFromForm(true), ruleset: rulesetSpec(), seat: $("seat").value, draw_declared: state.drawDeclared,
-    won_on: wonOn < 0 ? null : wonOn, dora_from_photo: state.dora === null,
+    won_on: wonOn < 0 ? null : wonOn, dora_from_photo: !(state.dora && !state.dora.length), // [] said: none
   };
   try {
     const table = await postJson("/api/table", body);
@@ -316,14 +341,16 @@ async function rescoreTable() {
     state.table = table;
     state.highlight = new Set();
     state.problem = null;
-    clearError();
+    markRefused(null, ["ruleset"]);
+    if (state.mode === "photo") clearError(); // not another tab's error: the photo's is said again back there
     drawPhoto();
   } catch (e) {
     if (seq !== state.seq.table) return;
     state.scoring = false;
     state.table = unscored(state.table, state.tiles); // refused (the context, say): no readout of other tiles stays
     drawPhoto();
-    showError(e.message);
+    markRefused(e.part, ["ruleset"]);
+    if (state.mode === "photo") showError(e.message); // scored again, so said again, when the user comes back
   }
 }
 
@@ -1006,7 +1033,7 @@ async function freeze() {
   state.seq.recognize++; // a photo still being read would replace the frozen frame
   dropTableAnswer(); // one for the photo's tiles would stand for the frame's
   state.recognizing = false;
-  await showPhoto(URL.createObjectURL(blob), table);
+  await showPhoto(URL.createObjectURL(blob), table, { key: state.file });
   keepSoon();
 }
 
@@ -1332,8 +1359,9 @@ function wire() {
   $("overlay").addEventListener("click", onOverlayClick);
   $("overlay").addEventListener("keydown", onOverlayKey);
   const context = $("context");
-  context.addEventListener("change", (e) => { if (e.target.id === "seat_wind") drawDealer(); rescoreSoon(); });
-  context.addEventListener("input", (e) => { if (e.target.type === "number") rescoreSoon(); });
+  // kept at once too (with the photo): the answer's own keep would come too late for a reload just after
+  context.addEventListener("change", (e) => { if (e.target.id === "seat_wind") drawDealer(); rescoreSoon(); keepSoon(); });
+  context.addEventListener("input", (e) => { if (e.target.type === "number") { rescoreSoon(); keepSoon(); } });
   context.addEventListener("submit", (e) => e.preventDefault());
   $("hand-form").addEventListener("submit", (e) => { e.preventDefault(); scoreTyped(); });
   $("hand-form").addEventListener("change", rescoreSoon); // hand, winning tile, discards: scored when left
@@ -1438,9 +1466,10 @@ async function clearPhoto() {
   dropTableAnswer();
   state.seq.recognize++;
   Object.assign(state, { file: null, shownFile: null, tiles: null, table: null, history: [], drawDeclared: {},
-    recognizing: false, highlight: new Set(), problem: null, dora: state.dora && state.dora.length ? state.dora : null });
+    recognizing: false, highlight: new Set(), problem: null });
+  if (indicatorsOfShownPhoto()) Object.assign(state, { dora: null, ura: [], indicatorsOf: null }); // with their photo
   if (state.photo && state.photo.url.startsWith("blob:")) URL.revokeObjectURL(state.photo.url);
-  state.photo = null;
+  state.photo = state.photoKey = null;
   setAdding(false);
   closePicker();
   $("photo-img").removeAttribute("src");
@@ -1479,11 +1508,12 @@ async function restorePhoto() {
     restoreForm(kept.form);
     $("mirrored").checked = Boolean(kept.mirrored);
     $("profile").dataset.shown = kept.profileShown || "";
-    state.ura = kept.ura || [];
     state.file = state.shownFile = kept.file;
     await showPhoto(URL.createObjectURL(kept.file),
-      unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles));
-    state.dora = kept.dora ?? null;  // after: this photo's "none" too
+      unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles), { key: kept.file });
+    state.dora = kept.dora ?? null;  // set by hand on this photo
+    state.ura = kept.ura || [];
+    state.indicatorsOf = state.dora !== null || state.ura.length ? state.photoKey : null;
     state.tiles = tiles;  // as corrected, with what was set by hand
     state.history = kept.history || [];
     state.drawDeclared = kept.drawDeclared || {};
