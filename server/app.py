@@ -306,8 +306,8 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
     @app.post("/api/score")
     def score(req: ScoreRequest) -> dict:
         """Hand + context -> readout: shanten, waits with unseen counts, furiten, and the score when complete. A
-        refusal names the part refused (``part``: hand, ruleset, context or win_tile) where it is that part alone; one that
-        takes them together (a winning tile the hand does not hold) names none."""
+        refusal names the part refused (``part``: hand, ruleset, context or win_tile) where it is that part alone;
+        one that takes them together (a winning tile the hand does not hold) names none."""
         with refused_as("hand"):
             hand = to_hand(req)
         ctx = checked_context(req.context, req.ruleset)

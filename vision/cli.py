@@ -160,7 +160,7 @@ def run_read(args: argparse.Namespace) -> int:
         elif args.json:
             print(json.dumps(tiles_json(tiles)))
         else:
-            print(f"{path}: {len(tiles)} tile{'' if len(tiles) == 1 else 's'}")
+            print(f"{path}: {count_of(len(tiles), 'tile')}")
             for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
                 x, y = t.center
                 print(f"  {t.kind:>4}  {t.confidence:.2f}  {t.lie:<11} at ({x:.0f}, {y:.0f})")
@@ -173,6 +173,10 @@ def run_read(args: argparse.Namespace) -> int:
             elif not args.json:
                 print(f"  annotated copy: {out}")
     return status
+
+
+def count_of(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def _annotated_name(folder: Path, stem: str, taken: set[Path]) -> Path:
@@ -190,7 +194,7 @@ def format_table(table: dict, draw: bool = False) -> str:
     from rules.cli import format_readout
 
     kinds = [t["kind"] for t in table["tiles"]]
-    out = [f"  {len(kinds)} tile{'' if len(kinds) == 1 else 's'}"]
+    out = [f"  {count_of(len(kinds), 'tile')}"]
     for s in table["seats"]:
         parts = []
         if s["concealed"]:
