@@ -70,6 +70,35 @@ def test_truncated_jpeg_is_refused():
         load_image(with_thumbnail[: len(with_thumbnail) // 2])
 
 
+def noisy_jpeg(w=320, h=240, seed=0) -> bytes:
+    """A JPEG of noise, as a photo's pixels are (no row of it exactly one grey)."""
+    noise = np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    return cv2.imencode(".jpg", noise, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+
+
+def test_a_jpeg_damaged_mid_file_is_refused_where_its_decoder_fills_the_rest_grey():
+    """Bytes overwritten mid-file read as the data's end: libjpeg filled the rest with mid-grey and the photo was
+    read for the tiles above it, with no word said."""
+    data = bytearray(noisy_jpeg())
+    scan = data.index(b"\xff\xda")
+    middle = scan + (len(data) - scan) // 2
+    data[middle:middle + 40] = b"\xff\xd9" * 20  # an end of image where the data was
+    with pytest.raises(ImageError, match=r"the JPEG is damaged: its image data breaks off and the last \d+% of it"):
+        load_image(bytes(data))
+    assert load_image(noisy_jpeg()).shape == (240, 320, 3)  # whole, it reads
+    grey = cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes()
+    assert load_image(grey).shape == (64, 64, 3)  # a grey picture is grey all over, not cut
+
+
+def test_a_jpeg_whose_header_is_damaged_is_not_said_to_be_cut():
+    data = bytearray(noisy_jpeg())
+    data[20:200] = bytes(range(180))  # the whole file, its header written over
+    with pytest.raises(ImageError, match="the JPEG's header is damaged"):
+        load_image(bytes(data))
+    with pytest.raises(ImageError, match="truncated"):  # cut within its header, it is cut
+        load_image(noisy_jpeg()[:100])
+
+
 def test_a_jpeg_with_more_after_its_image_is_read():
     # phones add data after the image's end: a motion photo's video, a maker's trailer, a stray newline
     data = jpeg_bytes(400, 300)

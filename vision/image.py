@@ -2,7 +2,8 @@
 
 Limits are checked before decoding: at most ``MAX_BYTES`` of input and ``MAX_PIXELS`` pixels (OpenCV refuses a
 larger image from its header, so a decompression bomb never allocates). A truncated JPEG or PNG is refused
-instead of being read with a grey band. EXIF orientation is honoured (OpenCV's default for colour reads).
+instead of being read with a grey band, and so is a JPEG damaged mid-file where its decoder fills the rest grey
+(damage that decodes as other garbage cannot be told from a photo). EXIF orientation is honoured (OpenCV's default for colour reads).
 """
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def decode_image(data: bytes) -> np.ndarray:
     if len(data) > MAX_BYTES:
         raise ImageError(f"image file is {len(data) / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
     fmt = image_format(data)
+    if fmt == "JPEG" and _jpeg_scan(data) is None and not _jpeg_header_cut(data):
+        raise ImageError("the JPEG's header is damaged (no image data can be found after it): send the file again")
     if fmt == "JPEG" and not _jpeg_complete(data):
         raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
     if fmt == "PNG" and not _png_complete(data):
@@ -62,7 +65,31 @@ def decode_image(data: bytes) -> np.ndarray:
     if image is None:
         raise ImageError(f"the {fmt} could not be decoded: the file is damaged, of a kind OpenCV does not read "
                          f"(a TIFF of floats, say), or larger than {MAX_PIXELS // 1_000_000} megapixels")
+    if fmt == "JPEG" and (share := _grey_after_damage(image)):
+        raise ImageError(f"the JPEG is damaged: its image data breaks off and the last {share:.0%} of it shows "
+                         "as blank grey: send the file again")
     return image
+
+
+GREY_BAND = 16  # rows (or columns, the photo turned by its EXIF orientation) at the least: two blocks of 8
+
+
+def _grey_after_damage(image: np.ndarray) -> float:
+    """The share of a decoded JPEG past the point where its data broke off, 0 for none: libjpeg fills the rest of
+    an image whose compressed data ends early (bytes damaged mid-file, read as the data's end) with blank mid-grey,
+    exactly 128 in every channel, which a photo's noise never is over whole rows. A band at one edge, at least
+    ``GREY_BAND`` pixels and 5 % deep, in an image not grey all over (a flat grey JPEG decodes so)."""
+    if not any(np.all(edge == 128) for edge in (image[0], image[-1], image[:, 0], image[:, -1])):
+        return 0.0  # the photos that are whole, at the cost of four lines
+    grey_rows = np.all(image == 128, axis=(1, 2))
+    grey_cols = np.all(image == 128, axis=(0, 2))
+    if grey_rows.all():
+        return 0.0
+    for line in (grey_rows, grey_rows[::-1], grey_cols, grey_cols[::-1]):
+        depth = int(np.argmin(line[::-1])) if line[-1] else 0  # grey lines running to this end
+        if depth >= max(GREY_BAND, 0.05 * len(line)):
+            return depth / len(line)
+    return 0.0
 
 
 def _header_size(data: bytes, fmt: str) -> tuple[int, int] | None:
@@ -100,8 +127,26 @@ def _jpeg_complete(data: bytes) -> bool:
     decodes fine; not any end marker either: an EXIF thumbnail, before the scan, has its own. Inside the scan's
     compressed data a 0xFF byte is always followed by 0x00 or a restart marker, so the first end marker there is
     the image's."""
-    scan = next((i for marker, i in _jpeg_markers(data) if marker == 0xDA), None)
+    scan = _jpeg_scan(data)
     return scan is not None and data.find(b"\xff\xd9", scan) != -1
+
+
+def _jpeg_header_cut(data: bytes) -> bool:
+    """Whether a JPEG's header runs on past the file's end (cut short before its image data), not into bytes
+    that are no marker (damaged)."""
+    last = None
+    for last in _jpeg_markers(data):
+        pass
+    if last is None:
+        return len(data) < 8
+    marker, i = last
+    after = i + 2 + int.from_bytes(data[i + 2:i + 4], "big")  # where the next marker would begin
+    return i + 4 > len(data) or after + 4 > len(data)
+
+
+def _jpeg_scan(data: bytes) -> int | None:
+    """Where a JPEG's first scan (its compressed image data) begins, None where its header does not lead to one."""
+    return next((i for marker, i in _jpeg_markers(data) if marker == 0xDA), None)
 
 
 def _png_complete(data: bytes) -> bool:
