@@ -45,6 +45,7 @@ class LiveReader:
         self.frames = 0
         self.to_context = to_context
         self.mirrored = False
+        self.size = None  # the frames' (width, height): another (a phone turned) starts the tracks again
         self.set_options(options)
 
     def set_options(self, options) -> None:
@@ -93,8 +94,12 @@ class LiveReader:
 
         from vision.pipeline import table_json
         from vision.table import read_table
+        from vision.tracker import TileTracker
 
         h, w = image.shape[:2]
+        if (w, h) != self.size:  # every tile lies elsewhere in a frame turned or resized: the old tracks would
+            self.tracker = TileTracker()  # show beside the new ones, off the frame too, for a second and a half
+            self.size = (w, h)
         if self.mirrored:
             image = cv2.flip(image, 1)
         small_pass = self.frames % SMALL_PASS_EVERY == 0

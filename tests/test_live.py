@@ -144,3 +144,24 @@ def test_turning_mirrored_on_starts_the_tracks_again():
     reader.set_options({"mirrored": True})  # the same again: the tracks stay
     reader.read(frame)
     assert len(reader.tracker.tracks) == 1
+
+
+def test_a_frame_of_another_size_starts_the_tracks_again():
+    """A phone turned from landscape to portrait: the landscape frames' tiles showed beside the portrait ones, off
+    its edge too (64 tiles of a 37-tile photo), until they timed out."""
+    from server.live import LiveReader
+    from vision.layout import Tile
+
+    class Finder:
+        def find(self, image, profile=None, small_pass=True):
+            return [Tile("1m", ((200, 10), (230, 10), (230, 50), (200, 50)), 0.9)]
+
+    reader = LiveReader(Finder(), {}, lambda context, ruleset: Context())
+    for _ in range(3):
+        reader.read(np.full((240, 320, 3), 90, np.uint8))
+    assert len(reader.tracker.tracks) == 1
+    track = reader.tracker.tracks[0]
+    reader.read(np.full((320, 240, 3), 90, np.uint8))  # turned
+    assert len(reader.tracker.tracks) == 1 and reader.tracker.tracks[0] is not track
+    reader.read(np.full((320, 240, 3), 90, np.uint8))
+    assert len(reader.tracker.tracks) == 1
