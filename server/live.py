@@ -227,7 +227,11 @@ async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:
 
     try:
         reader.set_options(json.loads(text))
-    except (ValueError, TypeError) as e:  # bad JSON, an option of the wrong type or value, a context the rules refuse
-        await ws.send_json({"error": f"options not applied: {e}"})
+    except json.JSONDecodeError as e:  # not Python's words for it: 'Expecting value: line 1 column 1 (char 0)'
+        await ws.send_json({"error": f"options not applied: they are not JSON ({e.msg.lower()} at character "
+                                     f"{e.pos + 1})"})
+    except (ValueError, TypeError) as e:  # an option of the wrong type or value, a context the rules refuse
+        part = getattr(e, "part", None)  # the ruleset or the context, as the API names it (server.app.PartRefused)
+        await ws.send_json({"error": f"options not applied: {e}", **({"part": part} if part else {})})
     except RecursionError:  # JSON nested deeper than the parser goes
         await ws.send_json({"error": "options not applied: the JSON is nested too deeply"})

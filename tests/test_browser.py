@@ -916,7 +916,75 @@ def server_messages() -> list[str]:
     with pytest.raises(HandError) as refused:
         Context(honba=-1)
     said.append(str(refused.value))
+    with pytest.raises(HandError) as refused:
+        analyse(parse_hand("234m456p11s789s 6'78m"), Context(riichi=True, win_from="left"), "2m")
+    said.append(str(refused.value))
+    said += live_options_refused({"ruleset": "tenhou:kuitan=maybe"})
+    said += damaged_jpegs_refused() + calibration_refused()
     return list(dict.fromkeys(said))
+
+
+def live_options_refused(options) -> list[str]:
+    """What live mode answers to options it refuses (``server.live.apply_options``)."""
+    import asyncio
+
+    from server.app import checked_context
+    from server.live import LiveReader, apply_options
+
+    class Socket:
+        def __init__(self):
+            self.sent = []
+
+        async def send_json(self, data):
+            self.sent.append(data["error"])
+
+    ws = Socket()
+    asyncio.run(apply_options(ws, LiveReader(None, {}, checked_context), json.dumps(options)))
+    return ws.sent
+
+
+def damaged_jpegs_refused() -> list[str]:
+    from test_image import noisy_jpeg
+    from vision.image import ImageError, decode_image
+
+    damaged = bytearray(noisy_jpeg())
+    damaged[len(damaged) // 2:len(damaged) // 2 + 40] = b"\xff\xd9" * 20
+    header = bytearray(noisy_jpeg())
+    header[20:200] = bytes(range(180))
+    said = []
+    for data in (damaged, header):
+        with pytest.raises(ImageError) as refused:
+            decode_image(bytes(data))
+        said.append(str(refused.value))
+    return said
+
+
+def calibration_refused() -> list[str]:
+    """What the calibration (the "My set" tab) says of grid photos and profiles it cannot use."""
+    from vision.calibrate import CalibrationError, check_grid, grid_tiles, load_profile, profile_path
+    from vision.detector import Detection
+
+    def boxes(rows, tall=60):
+        class Detector:
+            def detect(self, image):
+                return [Detection((20 + 50 * x, 40 + 100 * y), (tall * 0.75, tall), 0.0, 0.9)
+                        for y, n in enumerate(rows) for x in range(n)]
+        return Detector()
+
+    def square(x):
+        return [[x, 0], [x + 30, 0], [x + 30, 40], [x, 40]]
+
+    image = np.zeros((600, 800, 3), np.uint8)
+    said = []
+    for refuse in [lambda: grid_tiles(image, boxes([])), lambda: grid_tiles(image, boxes([7, 9, 9])),
+                   lambda: grid_tiles(image, boxes([7, 9, 8, 9])), lambda: grid_tiles(image, boxes([7, 9, 9, 9], 20)),
+                   lambda: check_grid([("1z", square(0)), ("1z", square(40))], (600, 800)),
+                   lambda: check_grid([("1z", square(0))], (600, 800)),
+                   lambda: profile_path("my set"), lambda: load_profile("nosuch", "x")]:
+        with pytest.raises(CalibrationError) as refused:
+            refuse()
+        said.append(str(refused.value))
+    return said
 
 
 def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(page):

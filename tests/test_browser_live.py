@@ -15,6 +15,7 @@ from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
 from browser_helpers import (banner, chromium, console_errors, data_url_png, open_page, screenshot, shared_dir,
                              wait_for)
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 LIVE_SEED = 2  # a whole table from above whose reading the tracker settles within 3 answers (seeds 3, 5 too)
 
@@ -48,6 +49,13 @@ def live_stats(driver) -> dict:
 def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_url):  # noqa: F811
     d = camera_driver
     open_page(d, base_url)
+    # a photo open before: indicators set in Live are the live frames', not that photo's (Freeze lost them)
+    import json
+
+    from vision.table import read_table, score_table
+    d.execute_async_script("const done = arguments[arguments.length - 1];"
+                           "window.riichiLens.loadTable(arguments[0], arguments[1]).then(done, done);",
+                           json.loads(json.dumps(score_table(read_table([])))), data_url_png(320, 240))
     d.find_element(By.ID, "tab-live").click()
     assert d.find_element(By.ID, "live-mode").is_displayed() and not d.find_element(By.ID, "photo-mode").is_displayed()
     start = time.monotonic()
@@ -84,8 +92,23 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     answers = live_stats(d)["answers"]
     wait_for(d, lambda d: live_stats(d)["answers"] > answers, timeout=30)
 
-    # Freeze: the newest frame and its table become a photo to correct; the camera and the socket stop
-    d.find_element(By.ID, "freeze").click()
+    # house rules refused while live: said and marked, and both gone once options that stand are read with
+    d.find_element(By.CSS_SELECTOR, "#context details.more summary").click()
+    house = d.find_element(By.ID, "house_rules")
+    house.send_keys("kuitan=maybe\t")
+    wait_for(d, lambda d: "kuitan='maybe'" in banner(d))
+    assert d.execute_script("return document.getElementById('house_rules').getAttribute('aria-invalid')") == "true"
+    house.clear()
+    house.send_keys("\t")
+    wait_for(d, lambda d: banner(d) == "", timeout=30)
+    assert d.execute_script("return document.getElementById('house_rules').getAttribute('aria-invalid')") is None
+    d.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()
+    d.find_element(By.CSS_SELECTOR, '#picker button[data-code="7p"]').click()
+    wait_for(d, lambda d: d.execute_script("return window.sentOptions.at(-1).context.dora_indicators.join()") == "7p")
+
+    # Freeze (by the keyboard): the newest frame and its table become a photo to correct; the camera and the
+    # socket stop; the indicators set come along; the focus goes to the view now shown
+    d.find_element(By.ID, "freeze").send_keys(Keys.ENTER)
     wait_for(d, lambda d: d.execute_script("return window.riichiLens.state.mode === 'photo' && "
                                            "window.riichiLens.state.table !== null"))
     frozen = d.execute_script("return window.riichiLens.state.table")
@@ -94,6 +117,8 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     assert d.execute_script("return document.getElementById('live-video').srcObject === null && "
                             "window.riichiLens.live.ws === null && !window.riichiLens.live.on")
     assert d.execute_script("return window.riichiLens.state.file !== null")  # read again if the tile set changes
+    assert d.execute_script("return window.riichiLens.state.dora") == ["7p"]
+    assert d.execute_script("return document.activeElement.id") == "tab-photo"
 
     # the server's camera: this server has none, and says how to start one
     d.find_element(By.ID, "tab-live").click()
@@ -101,6 +126,14 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     d.find_element(By.CSS_SELECTOR, "#live-source option[value='camera']").click()
     wait_for(d, lambda d: "--camera" in banner(d))
     wait_for(d, lambda d: not live_stats(d)["on"])  # the server closed the socket: stopped, nothing left running
+    d.find_element(By.CSS_SELECTOR, "#live-source option[value='browser']").click()  # back: the error no longer stands
+    wait_for(d, lambda d: live_stats(d)["on"] and banner(d) == "")
+    answers = live_stats(d)["answers"]
+    wait_for(d, lambda d: live_stats(d)["answers"] > answers, timeout=30)
+    d.find_element(By.ID, "live-toggle").click()  # Stop: the last frame stays under its marks
+    assert d.execute_script("const img = document.getElementById('live-img');"
+                            "return !img.hidden && img.src.startsWith('data:image/jpeg') &&"
+                            " document.getElementById('live-video').hidden")
     d.find_element(By.ID, "tab-photo").click()
     assert d.execute_script("return document.getElementById('live-video').srcObject === null")
     assert console_errors(d) == []

@@ -73,7 +73,8 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     ("[" * 100_000 + "]" * 100_000, "the JSON is nested too deeply"),
     ('{"ruleset": "tenhou-sanma", "seat": "across"}', "seat across: in tenhou-sanma three players sit self, right"),  # the parser's RecursionError ended the stream
     ('{"sseat": "left", "mirrorred": true}', "unknown option 'mirrorred', 'sseat': the options are context, ruleset"),
-    ("", "options not applied: Expecting value"),  # an empty message was met with silence
+    ("", "options not applied: they are not JSON (expecting value at character 1)"),  # an empty one: silence
+    ("{seat: left}", "they are not JSON (expecting property name enclosed in double quotes at character 2)"),
 ])
 def test_a_bad_option_is_refused_saying_what_is_allowed_and_the_previous_ones_stay(client, message, words):
     with client.websocket_connect("/api/live") as ws:
@@ -165,3 +166,13 @@ def test_a_frame_of_another_size_starts_the_tracks_again():
     assert len(reader.tracker.tracks) == 1 and reader.tracker.tracks[0] is not track
     reader.read(np.full((320, 240, 3), 90, np.uint8))
     assert len(reader.tracker.tracks) == 1
+
+
+def test_a_refused_ruleset_or_context_is_named_for_the_page_to_mark_its_field(client):
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(json.dumps({"ruleset": "tenhou:kuitan=maybe"}))
+        assert ws.receive_json()["part"] == "ruleset"
+        ws.send_text(json.dumps({"context": {"ippatsu": True}}))
+        assert ws.receive_json() == {"error": "options not applied: ippatsu needs riichi", "part": "context"}
+        ws.send_text(json.dumps({"seat": "bogus"}))
+        assert "part" not in ws.receive_json()

@@ -226,7 +226,8 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
     path = profile_path(name, folder)
     if not path.is_file():
         known = ", ".join(list_profiles(folder)) or "none yet"
-        raise CalibrationError(f"no profile named {name!r} (profiles: {known}); make one with riichi-lens calibrate")
+        raise CalibrationError(f"no profile named {name!r} (profiles: {known}); make one in the page's My set tab or "
+                               "with riichi-lens calibrate")
     try:
         with np.load(path) as z:
             profile = Profile(name, tuple(str(k) for k in z["kinds"]), z["weights"], z["mean"], z["scale"],

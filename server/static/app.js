@@ -127,7 +127,8 @@ function drawContextTiles() {
 }
 
 function indicatorsChanged() {
-  state.indicatorsOf = state.photo ? state.photoKey : null;
+  // set for the photo shown; in Live or for a typed hand, for no photo yet (a frame frozen takes them)
+  state.indicatorsOf = state.mode === "photo" && state.photo ? state.photoKey : null;
   drawContextTiles();
   rescore();
 }
@@ -836,6 +837,9 @@ const live = {
   kinds: [], // the kinds shown by each of the last answers
   ms: null,
   dropped: 0,
+  optionsSent: 0, // how many times options were sent, and which the server refused last (null: none)
+  optionsRefused: null,
+  frameOptions: 0, // the options sent before the frame in flight: its answer was read with them
 };
 
 function liveOptions() {
@@ -846,7 +850,9 @@ function liveOptions() {
 }
 
 function sendLiveOptions() {
-  if (live.ws && live.ws.readyState === WebSocket.OPEN) live.ws.send(JSON.stringify(liveOptions()));
+  if (!live.ws || live.ws.readyState !== WebSocket.OPEN) return;
+  live.optionsSent++;
+  live.ws.send(JSON.stringify(liveOptions()));
 }
 
 function setLiveStatus(text) {
@@ -861,6 +867,7 @@ function updateLiveUi() {
 
 async function startLive() {
   stopLive();
+  clearError(); // started again: what stopped it before (no camera, the source refused) is said again if it still stands
   state.drawDeclared = {}; // another table's seats
   const session = live.session;
   const camera = $("live-source").value === "camera";
@@ -915,8 +922,10 @@ async function startLive() {
 }
 
 function stopLive() {
+  const stopping = live.on;
   live.session++;
   live.on = false;
+  live.optionsRefused = null;
   clearTimeout(live.retry);
   if (live.ws) {
     const ws = live.ws;
@@ -928,6 +937,11 @@ function stopLive() {
     live.stream = null;
   }
   $("live-video").srcObject = null;
+  if (stopping && live.frame && live.frame.canvas) { // the last frame stays under its marks, not an empty box
+    $("live-img").src = live.frame.canvas.toDataURL("image/jpeg", 0.9);
+    $("live-img").hidden = false;
+    $("live-video").hidden = true;
+  }
   if (live.answers) setLiveStatus(t("live_stopped"));
   else setLiveStatus("");
   updateLiveUi();
@@ -950,6 +964,7 @@ function sendFrame(ws) {
     if (live.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
     if (!blob) { live.retry = setTimeout(() => sendFrame(ws), 200); return; }
     live.pending = canvas;
+    live.frameOptions = live.optionsSent;
     ws.send(blob);
   }, "image/jpeg", 0.8);
 }
@@ -966,7 +981,15 @@ function onLiveMessage(ws, event) {
   if (msg.error) {
     showError(msg.error); // shown, and the stream goes on
     live.frameError = answer;
+    if (!answer) { live.optionsRefused = live.optionsSent; markRefused(msg.part, ["ruleset"]); }
   } else if (Array.isArray(msg.tiles)) {
+    // read with options sent after those refused (the server says nothing of options it takes): they stand
+    const readWith = live.source === "browser" ? live.frameOptions : live.optionsSent;
+    if (live.optionsRefused !== null && readWith > live.optionsRefused) {
+      live.optionsRefused = null;
+      markRefused(null, ["ruleset"]);
+      clearError();
+    }
     if (live.frameError) { clearError(); live.frameError = false; }
     acceptAnswer(msg);
   }
@@ -1033,7 +1056,10 @@ async function freeze() {
   state.seq.recognize++; // a photo still being read would replace the frozen frame
   dropTableAnswer(); // one for the photo's tiles would stand for the frame's
   state.recognizing = false;
+  const focused = document.activeElement === $("freeze");
   await showPhoto(URL.createObjectURL(blob), table, { key: state.file });
+  setStatus(""); // not the photo kept from before, if that one was said to be
+  if (focused) $("tab-photo").focus(); // the button is gone with its tab: the focus to the view now shown
   keepSoon();
 }
 
@@ -1338,7 +1364,10 @@ function wire() {
     next.focus();
     next.click();
   });
-  $("banner-close").addEventListener("click", clearError);
+  $("banner-close").addEventListener("click", () => {
+    clearError();
+    document.querySelector('.tabs [aria-selected="true"]').focus(); // not lost with the banner
+  });
   $("photo").addEventListener("change", (e) => {
     const file = e.target.files[0];
     e.target.value = ""; // the same file chosen again reads again

@@ -227,6 +227,7 @@ const NOT_IMAGES_JA = {
   "a video or HEIC file (not supported: export as JPEG)": "動画かHEICファイル（読めません。JPEGで書き出してください）",
 };
 const MESSAGES_JA = [
+  [/^options not applied: (.*)$/s, (m) => `設定を適用できません: ${messageText(m[1])}`], // live mode: what was refused, said too
   [/^a sideways or face-down tile among the concealed tiles$/, () => "手牌の中に横向きの牌か伏せ牌があります"],
   [/^hand has (\d+) concealed tiles? and (\d+) melds? = (\d+) tiles?; a hand has 13 \(waiting\) or 14 \(complete\), counting 3 per meld$/,
     (m) => `手牌${m[1]}枚と副露${m[2]}組で${m[3]}枚です。副露は1組3枚と数えて、13枚（待ち）か14枚（和了形）のはずです`],
@@ -316,6 +317,8 @@ const MESSAGES_JA = [
   [new RegExp(`^let ${TILE} pass: furiten until the player's next draw$`), (m) => `${m[1]}を見逃しました。次の自分のツモまで振聴です`],
   // the context and the house rules refused (rules.context, rules.ruleset), the live camera
   [/^honba, riichi sticks and kita cannot be negative$/, () => "本場・供託・北抜きの数は負にできません"],
+  [/^(riichi|double riichi) needs a closed hand: (\S+) is an open meld$/,
+    (m) => `${t(m[1].replace(" ", "_"))}は門前でなければできません。${m[2]}は副露です`],
   // house rules: the option names, values and presets are what the user types, so they stay as typed, in 「」
   [/^ruleset option (\w+)='(.*)': yes or no$/, (m) => `ルール設定「${m[1]}=${m[2]}」: 「yes」か「no」を指定してください`],
   [/^ruleset option (\w+)='(.*)': a whole number from 0 to (\d+)$/, (m) => `ルール設定「${m[1]}=${m[2]}」: 0から${m[3]}までの整数を指定してください`],
@@ -336,7 +339,26 @@ const MESSAGES_JA = [
   [/^(?:image file is|the photo is over) (\d+) MiB(?:; the limit is (\d+) MiB|: send a smaller JPEG)$/,
     (m) => `写真が${m[1]} MiBあり、大きすぎます` + (m[2] ? `（上限${m[2]} MiB）` : "。もっと小さいJPEGを送ってください")],
   [/^the (JPEG|PNG) is truncated \(its end is missing\): send the whole file$/, (m) => `${m[1]}の終わりが欠けています。ファイル全体を送ってください`],
+  [/^the JPEG is damaged: its image data breaks off and the last (\d+)% of it shows as blank grey: send the file again$/,
+    (m) => `JPEGが壊れています。画像データが途中で切れ、最後の${m[1]}%が灰色になっています。ファイルをもう一度送ってください`],
+  [/^the JPEG's header is damaged \(no image data can be found after it\): send the file again$/,
+    () => "JPEGのヘッダーが壊れています（画像データが見つかりません）。ファイルをもう一度送ってください"],
   [/^image is (\d+)x(\d+) pixels; the limit is (\d+) megapixels$/, (m) => `画像が${m[1]}×${m[2]}ピクセルあり、上限の${m[3]}メガピクセルを超えています`],
+  // the calibration photo and profiles refused (vision.calibrate)
+  [/^no tiles found in the calibration photo: lay the tiles face up on a plain table$/,
+    () => "写真に牌が見つかりません。無地のテーブルに牌を表向きに並べてください"],
+  [/^found (\d+) rows of tiles \(\[([\d, ]*)\]\); the grid has 4 rows: the honours \(after the red fives, if any\), then 1p-9p, 1s-9s, 1m-9m$/,
+    (m) => `牌が${m[1]}段見つかりました（${m[2].split(", ").join("・")}枚）。並べ方は4段です: 字牌（赤五があればその後）、1p〜9p、1s〜9s、1m〜9m`],
+  [/^the grid is not complete: (.+) tiles \(row 1: 7 honours, after 3 red fives if the set has them, then optionally a face-down tile; rows 2-4: 9\)$/,
+    (m) => `並べ方が揃っていません: ${m[1].split(", ").map((r) => r.replace(/^row (\d+) has (\d+)$/, "$1段目が$2枚")).join("、")}` +
+      "（1段目は字牌7枚、赤五があればその前に3枚、その後に伏せ牌1枚を置いてもよい。2〜4段目は9枚）"],
+  [/^the tiles are only (\d+) px tall in this photo: come closer \(at least (\d+) px; a grid filling the photo is best\)$/,
+    (m) => `牌の高さが${m[1]}ピクセルしかありません。近づいて撮ってください（${m[2]}ピクセル以上。写真いっぱいに並べるのが最適です）`],
+  [/^(.+) appears? twice in the grid: each face once, please fix the grid$/, (m) => `${m[1]}が2回あります。各牌が1枚ずつになるよう直してください`],
+  [/^the grid lacks (.+): lay out one of each tile$/, (m) => `${m[1]}がありません。各牌を1枚ずつ並べてください`],
+  [/^profile name '(.*)': use 1-40 letters, digits, '_' or '-'$/, (m) => `セット名「${m[1]}」: 英字・数字・_・- の1〜40文字にしてください`],
+  [/^no profile named '(.*)' \(profiles: (.*)\); make one in the page's My set tab or with riichi-lens calibrate$/,
+    (m) => `「${m[1]}」という牌セットはありません（${m[2] === "none yet" ? "まだ一つもありません" : `「${m[2]}」`}）。「自分の牌」タブで作ってください`],
   [/^unexpected character '(.)' in '(.*)'$/, (m) => `「${m[2]}」に使えない文字「${m[1]}」があります`],
   [/^suit letter '([mpsz])' in '(.*)' has no digits before it$/, (m) => `「${m[2]}」の「${m[1]}」の前に数字がありません`],
   [/^digits '(\d+)' at the end of '(.*)' have no suit letter$/, (m) => `「${m[2]}」の最後の数字「${m[1]}」に色の文字（m・p・s・z）がありません`],
