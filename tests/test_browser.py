@@ -1308,6 +1308,36 @@ def test_a_tile_can_be_corrected_from_the_keyboard_alone(page):
     page.switch_to.active_element.send_keys(Keys.ENTER)
     assert wait_for(page, lambda d: d.execute_script(
         "return document.activeElement.matches('#dora .chip.add') && document.querySelectorAll('#dora .chip').length")) == 2
+    wait_for(page, settled)  # and still there once the answer has drawn the row again
+    assert page.execute_script("return document.activeElement.matches('#dora .chip.add')")
+
+
+def test_the_picker_opens_on_the_tiles_kind_and_its_faces_are_gone_through_by_the_arrow_keys(page):
+    """The focus went to 1m whatever the tile (unless the reader had other likely kinds), the faces took as many
+    Tabs as there are, and Tab past the last button left the dialog for the page behind it."""
+    from selenium.webdriver.common.keys import Keys
+
+    load_table(page, SELF_HAND)  # no candidates: no likely row
+    focused = "return document.activeElement.dataset.code || document.activeElement.dataset.act || document.activeElement.id"
+    page.execute_script("document.querySelector('#overlay .tile-mark[data-index=\"4\"]').focus()")  # the 7p
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
+    assert page.execute_script(focused) == "7p"
+    page.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert page.execute_script(focused) == "8p"
+    page.switch_to.active_element.send_keys(Keys.ARROW_DOWN)  # the row of the bamboos below
+    assert page.execute_script(focused) == "8s"
+    page.switch_to.active_element.send_keys(Keys.ARROW_UP, Keys.ARROW_UP)
+    assert page.execute_script(focused) == "8m"
+    page.execute_script("document.querySelector('#picker-close').focus()")  # its first button: back round to the last
+    page.switch_to.active_element.send_keys(Keys.SHIFT + Keys.TAB)
+    assert page.execute_script(focused) == "delete"
+    last = page.execute_script("const b = [...document.querySelectorAll('#picker button')].filter((b) => b.offsetParent);"
+                               "b.at(-1).focus(); return b.at(-1).dataset.act")
+    page.switch_to.active_element.send_keys(Keys.TAB)
+    assert page.execute_script("return document.activeElement.id") == "picker-close" and last == "delete"
+    page.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert page.execute_script("return document.activeElement.dataset.index") == "4"
 
 
 def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(page):

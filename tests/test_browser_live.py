@@ -169,6 +169,19 @@ def test_calibration_grid_is_shown_and_a_tile_corrected(page, tmp_path):  # noqa
     assert [m.get_attribute("data-kind") for m in marks] == [t["kind"] for t in grid["tiles"]]
     assert page.find_elements(By.CSS_SELECTOR, "#calib-overlay .calib-mark[data-kind='back'] rect.back")
     assert not page.find_element(By.ID, "calib-issues").is_displayed()
+    # the page's own words said again in the language chosen after them: its status line, its error
+    page.find_element(By.ID, "calib-learn").click()  # a grid shown, but from no photo file
+    assert "grid photo first" in banner(page)
+    n = len(grid["tiles"])
+    assert page.find_element(By.ID, "calib-status").text == f"{n} tiles found."
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    try:
+        assert page.find_element(By.ID, "calib-status").text == f"{n}枚見つかりました。"
+        assert "先に並べた牌の写真" in banner(page)
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+    assert page.find_element(By.ID, "calib-status").text == f"{n} tiles found."
+    page.find_element(By.ID, "banner-close").click()
 
     # tap the 3rd honour (3z, west) and make it a red five: 3z is then missing, which the page says
     page.find_element(By.CSS_SELECTOR, '#calib-overlay .calib-mark[data-index="2"] polygon').click()

@@ -62,9 +62,15 @@ async function api(path, options = {}) {
 
 const postJson = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
 
+// Text the page writes (an error, a status line) is given as a function where it is the page's own words, t(...),
+// so that a language chosen after says it again in that language; the server's words are given as they came and
+// said again through messageText.
+const said = (text) => (typeof text === "function" ? text() : text);
+let bannerText = "";
+
 function showError(message) {
-  $("banner").dataset.message = message; // kept to say again in another language (messageText, where it can)
-  $("banner-text").textContent = `${t("error")}: ${messageText(message)}`;
+  bannerText = message;
+  $("banner-text").textContent = `${t("error")}: ${messageText(said(message))}`;
   $("banner").hidden = false;
 }
 
@@ -102,6 +108,8 @@ function photoDora() {
 
 // A row of chosen tiles (click one to remove it) and a "+" to add one with the picker.
 function drawTilesField(el, tiles, auto, onChange) {
+  // drawn again under the focus (an answer's dora): the focus stays on the chip, or the +, in its place
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.i ?? "add" : null;
   const chips = tiles.map((c, i) => `<button type="button" class="chip${auto ? " auto" : ""}" data-i="${i}" title="${esc(c)} ✕" ` +
     `aria-label="${esc(t("remove_tile", c))}">${tileImg(c, "small")}</button>`);
   const note = auto && tiles.length ? `<small class="hint">${t("from_photo")}</small>` : "";
@@ -111,6 +119,7 @@ function drawTilesField(el, tiles, auto, onChange) {
     const box = e.currentTarget.getBoundingClientRect(); // by the button, where a key pressed it too (no pointer there)
     openPicker(box.left, box.bottom, null, [], (code) => onChange([...tiles, code]));
   });
+  if (focused !== null) (el.querySelector(`.chip[data-i="${focused}"]`) || el.querySelector(".chip.add")).focus({ preventScroll: true });
 }
 
 // The dora indicators: the photo's (state.dora null) until the user changes them; the row emptied of a photo's
@@ -760,6 +769,7 @@ function buildPicker() {
     returnFocus();  // to the tile as drawn again
   });
   $("picker-close").addEventListener("click", () => closePicker());
+  $("picker").addEventListener("keydown", onPickerKey);
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closePicker(); setAdding(false); } });
   document.addEventListener("pointerdown", (e) => {
     if (!$("picker").hidden && !$("picker").contains(e.target) && !e.target.closest(".tile-mark, .calib-mark, .chip.add, #overlay")) closePicker();
@@ -790,9 +800,39 @@ function openPicker(clientX, clientY, current, actions, done, likely = [], zoom 
   const { clientWidth, clientHeight } = document.documentElement; // the window less its scroll bars
   picker.style.left = Math.max(4, Math.min(clientX + 8, clientWidth - width - 4)) + "px";
   picker.style.top = Math.max(4, Math.min(clientY + 8, clientHeight - height - 4)) + "px";
-  // the focus moves in, so that a keyboard reaches the faces at once (the photo's tiles came first, by the score)
-  const first = picker.querySelector("#picker-likely:not([hidden]) button, button.current:not([hidden]), #picker-faces button");
+  // the focus moves in, so that a keyboard reaches the faces at once: the reader's other likely kinds, else the
+  // tile's own kind (a calibration cell's), else the first face
+  const first = picker.querySelector("#picker-likely:not([hidden]) button") ||
+    picker.querySelector("button.current:not([hidden])") || picker.querySelector("#picker-faces button");
   first.focus({ preventScroll: true });
+}
+
+// In the picker, the arrow keys go to the nearest face that way (37 faces were as many Tabs), and Tab goes round
+// its buttons, not out of the dialog behind it.
+function onPickerKey(e) {
+  const buttons = [...$("picker").querySelectorAll("button")].filter((b) => b.offsetParent !== null);
+  const at = buttons.indexOf(document.activeElement);
+  if (e.key === "Tab") {
+    if (at === (e.shiftKey ? 0 : buttons.length - 1) || at < 0) {
+      e.preventDefault();
+      buttons.at(e.shiftKey ? -1 : 0).focus();
+    }
+    return;
+  }
+  const way = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (!way || at < 0) return;
+  e.preventDefault();
+  const centre = (b) => { const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const [x, y] = centre(buttons[at]);
+  let best = null, bestCost = Infinity;
+  for (const b of buttons) {
+    const [bx, by] = centre(b);
+    const along = (bx - x) * way[0] + (by - y) * way[1], across = Math.abs((bx - x) * way[1] + (by - y) * way[0]);
+    if (along <= 1) continue; // not that way
+    const cost = along + 2 * across;
+    if (cost < bestCost) { best = b; bestCost = cost; }
+  }
+  if (best) best.focus();
 }
 
 // ``back``: the focus goes back to what opened the picker (a tile, the dora's +), as a dialog's does
@@ -855,8 +895,10 @@ function sendLiveOptions() {
   live.ws.send(JSON.stringify(liveOptions()));
 }
 
+let liveStatus = "";
 function setLiveStatus(text) {
-  $("live-status").textContent = text;
+  liveStatus = text;
+  $("live-status").textContent = said(text);
 }
 
 function updateLiveUi() {
@@ -884,19 +926,19 @@ async function startLive() {
   drawReadout();
   if (!camera) {
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      showError(t("no_camera_api"));
+      showError(() => t("no_camera_api"));
       stopLive();
       return;
     }
-    setLiveStatus(t("live_starting"));
+    setLiveStatus(() => t("live_starting"));
     let stream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (e) {
       if (session === live.session) {
         // the browser's own words are English whatever the page's language: the common two said in its own
-        const said = { NotFoundError: "camera_not_found", OverconstrainedError: "camera_not_found", NotAllowedError: "camera_refused" }[e.name];
-        showError(t("camera_failed", said ? t(said) : e.message || e.name));
+        const cause = { NotFoundError: "camera_not_found", OverconstrainedError: "camera_not_found", NotAllowedError: "camera_refused" }[e.name];
+        showError(() => t("camera_failed", cause ? t(cause) : e.message || e.name));
         stopLive();
       }
       return;
@@ -907,14 +949,14 @@ async function startLive() {
     video.srcObject = stream;
     video.play().catch(() => { /* muted autoplay: plays anyway once it has data */ });
   }
-  setLiveStatus(t("live_connecting"));
+  setLiveStatus(() => t("live_connecting"));
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}/api/live${camera ? "?source=camera" : ""}`);
   live.ws = ws;
   ws.onopen = () => {
     if (live.ws !== ws) return;
     sendLiveOptions();
-    setLiveStatus(t("live_waiting"));
+    setLiveStatus(() => t("live_waiting"));
     if (!camera) sendFrame(ws);
   };
   ws.onmessage = (e) => onLiveMessage(ws, e);
@@ -942,7 +984,7 @@ function stopLive() {
     $("live-img").hidden = false;
     $("live-video").hidden = true;
   }
-  if (live.answers) setLiveStatus(t("live_stopped"));
+  if (live.answers) setLiveStatus(() => t("live_stopped"));
   else setLiveStatus("");
   updateLiveUi();
 }
@@ -1011,7 +1053,7 @@ function acceptAnswer(msg) {
   }
   const doraBefore = JSON.stringify(photoDora());
   live.table = msg;
-  setLiveStatus(t("live_hint"));
+  setLiveStatus(() => t("live_hint"));
   drawLive();
   if (JSON.stringify(photoDora()) !== doraBefore) drawContextTiles();
   updateLiveUi();
@@ -1038,8 +1080,8 @@ function drawLive() {
 function onLiveClose(ws, event) {
   if (live.ws !== ws) return; // closed by stopLive
   live.ws = null;
-  if (event.code === 4401) showError(t("access_code"));
-  else if (event.code !== 1000) showError(t("live_closed", event.reason || event.code)); // 1000: the server said why
+  if (event.code === 4401) showError(() => t("access_code"));
+  else if (event.code !== 1000) showError(() => t("live_closed", event.reason || event.code)); // 1000: the server said why
   stopLive();
 }
 
@@ -1104,15 +1146,23 @@ function drawCalibOrder() {
   ].join("");
 }
 
+let calibStatus = "", calibResult = "";
 function setCalibStatus(text) {
-  $("calib-status").textContent = text;
+  calibStatus = text;
+  $("calib-status").textContent = said(text);
+}
+
+function setCalibResult(text) {
+  calibResult = text;
+  $("calib-result").textContent = said(text);
+  $("calib-result").hidden = false;
 }
 
 async function findGrid(file) {
   const seq = ++calib.seq;
   const form = new FormData();
   form.append("photo", file);
-  setCalibStatus(t("calib_finding"));
+  setCalibStatus(() => t("calib_finding"));
   $("calib-result").hidden = true;
   try {
     const grid = await api("/api/calibration/grid", { method: "POST", body: form });
@@ -1122,7 +1172,7 @@ async function findGrid(file) {
   } catch (e) {
     if (seq !== calib.seq) return;
     // a grid checked so far stays, with its photo: a wrong photo picked by mistake does not undo the checking
-    setCalibStatus(calib.tiles ? t("calib_found", calib.tiles.length) : "");
+    setCalibStatus(calib.tiles ? () => t("calib_found", calib.tiles.length) : "");
     showError(e.message);
   }
 }
@@ -1144,7 +1194,8 @@ async function showGrid(grid, url, file) {
     found: grid.tiles.map((tile) => tile.kind) });
   $("calib-img").src = url;
   $("calib-found").hidden = false;
-  setCalibStatus(t("calib_found", calib.tiles.length));
+  const found = calib.tiles.length;
+  setCalibStatus(() => t("calib_found", found));
   drawCalib();
 }
 
@@ -1188,7 +1239,7 @@ function drawCalib() {
   const issues = [];
   if (twice.length) issues.push(t("calib_twice", twice.join(" ")));
   if (missing.length) issues.push(t("calib_missing", missing.join(" ")));
-  $("calib-issues").textContent = issues.join("; ");
+  $("calib-issues").textContent = issues.join(t("list_sep"));
   $("calib-issues").hidden = !issues.length;
 }
 
@@ -1205,9 +1256,9 @@ function calibrationGrid() {
 }
 
 async function learnSet() {
-  if (!calib.tiles || !calib.file) { showError(t("calib_photo_first")); return; }
+  if (!calib.tiles || !calib.file) { showError(() => t("calib_photo_first")); return; }
   const name = $("calib-name").value.trim();
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { showError(t("calib_bad_name")); $("calib-name").focus(); return; }
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { showError(() => t("calib_bad_name")); $("calib-name").focus(); return; }
   const form = new FormData();
   form.append("photo", calib.file);
   form.append("name", name);
@@ -1216,13 +1267,12 @@ async function learnSet() {
   $("calib-learn").disabled = true;
   $("calib-progress").hidden = false;
   $("calib-result").hidden = true;
-  setCalibStatus(t("calib_learning"));
+  setCalibStatus(() => t("calib_learning"));
   try {
     const r = await api("/api/calibration", { method: "POST", body: form });
     clearError();
-    $("calib-result").textContent = t("calib_done", r.name, r.faces.length, r.seconds) +
-      (r.face_down_unsure ? " " + t("calib_back_advice") : "");
-    $("calib-result").hidden = false;
+    setCalibResult(() => t("calib_done", r.name, r.faces.length, r.seconds) +
+      (r.face_down_unsure ? " " + t("calib_back_advice") : ""));
     await loadProfiles(r.name);
   } catch (e) {
     showError(e.message);
@@ -1276,7 +1326,10 @@ function setMode(mode, score = true) {
 
 function redrawAll() {
   applyLang();
-  if (!$("banner").hidden) showError($("banner").dataset.message);
+  if (!$("banner").hidden) showError(bannerText);
+  setLiveStatus(liveStatus);
+  setCalibStatus(calibStatus);
+  if (!$("calib-result").hidden) setCalibResult(calibResult);
   drawDealer();
   drawContextTiles();
   if (state.table && state.photo) drawPhoto();
@@ -1382,7 +1435,7 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("clear-photo").addEventListener("click", clearPhoto);
   $("add-mode").addEventListener("click", () => {
-    if (!state.tiles) { showError(t("photo_first")); return; }
+    if (!state.tiles) { showError(() => t("photo_first")); return; }
     setAdding(!state.adding);
   });
   $("overlay").addEventListener("click", onOverlayClick);

@@ -21,7 +21,7 @@ function valueText(v) {
 
 function verdictHtml(r) {
   if (r.win) return `<p class="big verdict" data-verdict="win">${t("won_on")} ${tileImg(r.win_tile)} ` +
-    `<small>${esc(termName(r.win.reading))}, ${esc(t("wait_kind", termName(r.win.wait)))}</small></p>`;
+    `<small>${esc(termName(r.win.reading))}${t("list_comma")}${esc(t("wait_kind", termName(r.win.wait)))}</small></p>`;
   if (r.shanten === 0) return `<p class="big verdict" data-verdict="tenpai">${t("tenpai")}</p>`;
   if (r.shanten < 0) return `<p class="big verdict" data-verdict="complete">${t("complete")}</p>`;
   return `<p class="big verdict" data-verdict="shanten" data-shanten="${r.shanten}">${t("shanten", r.shanten)}</p>`;
@@ -77,7 +77,7 @@ function winHtml(w) {
 // The hand read from a photo, as tiles: concealed ones, the winning tile apart, each meld with its source.
 function photoHandHtml(hand) {
   if (!hand) return "";
-  const melds = hand.melds.map((m) => `<span class="meld-tiles" title="${esc(m.kind)}">${tileRow(m.tiles, "small")}` +
+  const melds = hand.melds.map((m) => `<span class="meld-tiles" title="${esc(t(m.kind))}">${tileRow(m.tiles, "small")}` +
     (m.source ? `<small>${esc(t("from_seat", t(m.source)))}</small>` : "") + "</span>");
   const win = hand.win_tile ? `<span class="win-tile">${tileImg(hand.win_tile, "small")}</span>` : "";
   return `<div class="hand-tiles">${tileRow(hand.concealed, "small")}${win}${melds.join("")}</div>`;
