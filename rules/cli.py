@@ -151,8 +151,15 @@ def run_check_cases(args: argparse.Namespace) -> int:
             else:
                 failed += 1
                 print(f"{result.id}: " + "; ".join(result.problems))
-    except (OSError, HandError) as e:
-        print(f"riichi-lens: {e}", file=sys.stderr)
+    except OSError as e:  # not Python's "[Errno 2] No such file or directory: ..."
+        print(f"riichi-lens check-cases: {args.file}: {e.strerror.lower() if e.strerror else e}", file=sys.stderr)
+        return 2
+    except HandError as e:
+        print(f"riichi-lens check-cases: {e}", file=sys.stderr)
+        return 2
+    if not passed + failed:  # a check of nothing is no pass
+        print(f"riichi-lens check-cases: {args.file} holds no records (one JSON object a line, as "
+              "tenhou-cases.jsonl)", file=sys.stderr)
         return 2
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

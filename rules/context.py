@@ -8,9 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .ruleset import TENHOU, Ruleset
-from .tiles import SOURCES, WINDS, HandError, kind
+from .tiles import SOURCES, WINDS, HandError, kind, plain_notation
 
 MAX_STICKS = 100  # honba or riichi sticks above this are no table's count (10**30 was paid out digit by digit)
+
+
+def typed_tile(tile):
+    """A tile code as a keyboard may type it (full-width digits: '５m') in the notation's characters, as hand
+    notation is read (``plain_notation``); what is no text is left for ``kind`` to refuse."""
+    return plain_notation(tile) if isinstance(tile, str) and not tile.isascii() else tile
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,7 @@ class Discard:
     called: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tile", typed_tile(self.tile))
         kind(self.tile)
 
 
@@ -40,6 +47,7 @@ class Missed:
     called_since: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tile", typed_tile(self.tile))
         kind(self.tile)
 
 
@@ -72,7 +80,9 @@ class Context:
     ruleset: Ruleset = field(default=TENHOU)
 
     def __post_init__(self) -> None:
-        for name in ("dora_indicators", "ura_indicators", "discards", "missed", "visible"):
+        for name in ("dora_indicators", "ura_indicators", "visible"):
+            object.__setattr__(self, name, tuple(typed_tile(t) for t in getattr(self, name)))
+        for name in ("discards", "missed"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name, wind in (("seat_wind", self.seat_wind), ("round_wind", self.round_wind)):
             if wind not in WINDS:
@@ -118,6 +128,11 @@ class Context:
         for name, indicators in (("dora", self.dora_indicators), ("ura dora", self.ura_indicators)):
             if len(indicators) > 5:  # not tied to the dora given: a photo may leave the dead wall out of view
                 raise HandError(f"{len(indicators)} {name} indicators: at most 5 (the first and one per kan)")
+        # each ura indicator lies under a dora indicator (none given: a photo may leave the dead wall out of view)
+        if self.dora_indicators and len(self.ura_indicators) > len(self.dora_indicators):
+            dora = len(self.dora_indicators)
+            raise HandError(f"{len(self.ura_indicators)} ura dora indicators but {dora} dora indicator"
+                            f"{'s' if dora > 1 else ''}: each ura indicator lies under a dora indicator")
         rules = self.ruleset
         for name, indicators, option in (("dora", self.dora_indicators, rules.kan_dora),
                                          ("ura dora", self.ura_indicators, rules.kan_ura_dora or not rules.ura_dora)):

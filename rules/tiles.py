@@ -197,13 +197,17 @@ class Meld:
         else:
             if self.source not in SOURCES:
                 raise HandError(f"{self.kind} {format_tiles(self.tiles)} needs a source: left, across or right")
-            if self.called is None or self.called not in self.tiles:
-                raise HandError(f"{self.kind} {format_tiles(self.tiles)}: the called tile must be one of its tiles")
             if self.kind == "chi" and self.source != "left":
                 raise HandError(f"chi {format_tiles(self.tiles)} called from {self.source}: chi is only from the left player")
+            if self.called is None:
+                raise HandError(f"{self.kind} {format_tiles(self.tiles)}: say which of its tiles was called (called)")
+            if self.called not in self.tiles:
+                raise HandError(f"{self.kind} {format_tiles(self.tiles)}: the called tile must be one of its tiles")
         if self.kind == "kakan":
             if self.added is None or self.added not in self.tiles:
                 raise HandError(f"kakan {format_tiles(self.tiles)}: the added tile must be one of its tiles")
+        elif self.added is not None:  # it would be dropped without a word
+            raise HandError(f"{self.kind} {format_tiles(self.tiles)}: only an added kan (kakan) has an added tile")
 
     @property
     def is_open(self) -> bool:

@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
 from rules.ruleset import PRESETS, house_options, preset
-from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile
+from rules.tiles import Hand, HandError, Meld, parse_hand, parse_tile, plain_notation
 from vision.table import MAX_TILES, check_declared, check_seat
 
 STATIC = Path(__file__).parent / "static"
@@ -88,7 +88,9 @@ TILE_KIND = r"[0-9][mps]|[1-7]z|back"  # a tile in rules notation, or face down
 
 
 def tile_kind(kind: str) -> str:
-    """A tile kind checked by TILE_KIND, said in words when wrong (pydantic's own message quotes the regex)."""
+    """A tile kind checked by TILE_KIND, said in words when wrong (pydantic's own message quotes the regex); typed
+    as hand notation may be ('５m'), it is taken as such."""
+    kind = plain_notation(kind)
     if not re.fullmatch(TILE_KIND, kind):
         raise PydanticCustomError("tile_kind", "unknown tile '{kind}': expected a code like 5m, 0p or 7z, or back "
                                   "for a face-down tile", {"kind": kind})

@@ -39,6 +39,12 @@ def test_score_structured_hand_with_meld(client):
     ({"hand": "11111m234p567s11z"}, "5 copies of 1m"),
     ({"hand": "12x"}, "unexpected character"),
     ({"concealed": ["1m"] * 3, "melds": [{"kind": "chi", "tiles": ["1m", "2m", "3m"], "called": "1m", "source": "across"}]}, "only from the left"),
+    # no called tile: said so (it was "the called tile must be one of its tiles"), a chi from across first
+    ({"concealed": ["1m"] * 3, "melds": [{"kind": "chi", "tiles": ["1m", "2m", "3m"], "source": "across"}]}, "only from the left"),
+    ({"concealed": ["1m"] * 3, "melds": [{"kind": "pon", "tiles": ["5z"] * 3, "source": "left"}]},
+     "pon 555z: say which of its tiles was called"),
+    ({"concealed": ["1m"] * 3, "melds": [{"kind": "pon", "tiles": ["5z"] * 3, "called": "5z", "source": "left",
+                                          "added": "5z"}]}, "only an added kan (kakan) has an added tile"),
     ({"hand": "123m456p789s11z555z", "ruleset": "nope"}, "unknown ruleset"),
     ({}, "send the hand"),
     ({"hand": "123m456p789s11z555z", "win_tile": "1z5z"}, "the winning tile must be one tile, like 5m: '1z5z' is 2"),

@@ -913,9 +913,11 @@ def server_messages() -> list[str]:
         with pytest.raises(ValueError) as refused:
             preset(spec)
         said.append(str(refused.value))
-    with pytest.raises(HandError) as refused:
-        Context(honba=-1)
-    said.append(str(refused.value))
+    for refuse in (lambda: Context(honba=-1), lambda: Context(riichi=True, dora_indicators=("1m",),
+                                                               ura_indicators=("2m", "3m"))):
+        with pytest.raises(HandError) as refused:
+            refuse()
+        said.append(str(refused.value))
     with pytest.raises(HandError) as refused:
         analyse(parse_hand("234m456p11s789s 6'78m"), Context(riichi=True, win_from="left"), "2m")
     said.append(str(refused.value))

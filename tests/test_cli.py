@@ -81,6 +81,17 @@ def test_check_cases_names_the_line_that_is_not_a_case(text, words, tmp_path, ca
     assert words in capsys.readouterr().err
 
 
+def test_check_cases_says_plainly_a_file_it_cannot_read_and_passes_no_empty_one(tmp_path, capsys):
+    """Python's '[Errno 2] No such file or directory' was printed as it is, and an empty file passed."""
+    assert main(["check-cases", str(tmp_path / "none.jsonl")]) == 2
+    assert capsys.readouterr().err.endswith("none.jsonl: no such file or directory\n")
+    assert main(["check-cases", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    (tmp_path / "empty.jsonl").write_text("\n")
+    assert main(["check-cases", str(tmp_path / "empty.jsonl")]) == 2
+    assert "empty.jsonl holds no records" in capsys.readouterr().err
+
+
 def test_check_cases_says_a_binary_file_is_not_text_and_a_case_missing_a_field_fails(tmp_path, capsys):
     (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0 not text")
     assert main(["check-cases", str(tmp_path / "photo.jpg")]) == 2

@@ -105,6 +105,18 @@ def test_notation_as_phone_and_japanese_keyboards_type_it_is_read():
     assert parse_tiles("０ｍ") == ["0m"]
 
 
+def test_a_tile_of_the_context_typed_full_width_is_read_as_the_hand_is():
+    """The hand's '５m' was read, a dora indicator's refused ("unknown tile '\\uff15m'")."""
+    from rules.context import Context, Discard, Missed
+
+    ctx = Context(dora_indicators=("４ｚ",), ura_indicators=("１ｍ",), riichi=True, visible=("９ｐ",),
+                  discards=(Discard("０ｓ"),), missed=(Missed("３ｍ"),))
+    assert (ctx.dora_indicators, ctx.ura_indicators, ctx.visible) == (("4z",), ("1m",), ("9p",))
+    assert (ctx.discards[0].tile, ctx.missed[0].tile) == ("0s", "3m")
+    with pytest.raises(HandError, match="unknown tile"):
+        Context(dora_indicators=("٥m",))  # a digit NFKC leaves as it is: refused, not guessed
+
+
 def test_a_long_input_is_not_echoed_back_whole():
     with pytest.raises(HandError) as e:
         parse_tiles("1x" * 500_000)

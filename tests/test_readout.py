@@ -276,11 +276,19 @@ def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     ({"dora_indicators": ("1m", "2m"), "ura_indicators": ("3m", "4m"), "riichi": True,
       "ruleset": TENHOU.with_options(name="x", kan_ura_dora=False)}, "2 ura dora indicators, but ruleset x has no kan ura"),
     ({"ura_indicators": ("1m",) * 6, "riichi": True}, "6 ura dora indicators: at most 5"),
+    ({"dora_indicators": ("9m",), "ura_indicators": ("4z", "4z"), "riichi": True},  # scored ura dora 4, 18,000
+     "2 ura dora indicators but 1 dora indicator: each ura indicator lies under a dora indicator"),
     ({"honba": 10**30}, "no table counts above 100"), ({"riichi_sticks": 101}, "no table counts above 100"),
 ])
 def test_impossible_table_event_or_kita_count_is_refused(kwargs, words):
     with pytest.raises(HandError, match=words):
         Context(**kwargs)
+
+
+def test_ura_indicators_with_no_dora_indicator_given_are_taken_as_a_photo_may_show_them():
+    """A photo may leave the dead wall's dora indicators out of view while the user gives the ura ones."""
+    assert Context(riichi=True, ura_indicators=("4z", "4z")).ura_indicators == ("4z", "4z")
+    assert Context(riichi=True, dora_indicators=("1m", "2m"), ura_indicators=("4z", "4z")).ura_indicators == ("4z", "4z")
 
 
 def test_legal_neighbours_of_the_refused_contexts_still_score():

@@ -659,6 +659,8 @@ def test_a_photo_without_colour_is_said_to_hide_face_down_tiles(scene):
     for image in (grey, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)):
         assert any(n.startswith("the photo has no colour: a face-down tile is told from a haku")
                    for n in read_photo(finder, image)["notes"])
+    blank = np.full((240, 320, 3), 128, np.uint8)  # no tile to say it of (a blank image said it too)
+    assert not any("no colour" in n for n in read_photo(finder, blank)["notes"])
 
 
 def test_read_score_prints_the_table_and_its_json(scene, capsys):

@@ -24,7 +24,7 @@ def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrore
         image = cv2.flip(image, 1)
     out = table_json(read_table(finder.find(image, conf=conf, profile=profile)), ctx, seat, w, h, mirrored,
                      draw_declared)
-    if colourless(image):
+    if colourless(image) and any(t["kind"] in ("5z", "back") for t in out["tiles"]):  # what it would be said of
         out["notes"].append("the photo has no colour: a face-down tile is told from a haku by its back's colour, "
                             "so face-down tiles may read as haku here; send the photo in colour")
     return out

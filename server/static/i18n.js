@@ -317,6 +317,8 @@ const MESSAGES_JA = [
   [new RegExp(`^let ${TILE} pass: furiten until the player's next draw$`), (m) => `${m[1]}を見逃しました。次の自分のツモまで振聴です`],
   // the context and the house rules refused (rules.context, rules.ruleset), the live camera
   [/^honba, riichi sticks and kita cannot be negative$/, () => "本場・供託・北抜きの数は負にできません"],
+  [/^(\d+) ura dora indicators but (\d+) dora indicators?: each ura indicator lies under a dora indicator$/,
+    (m) => `裏ドラ表示牌が${m[1]}枚、ドラ表示牌が${m[2]}枚です。裏ドラ表示牌はドラ表示牌の下にあるので、ドラ表示牌より多くはなりません`],
   [/^(riichi|double riichi) needs a closed hand: (\S+) is an open meld$/,
     (m) => `${t(m[1].replace(" ", "_"))}は門前でなければできません。${m[2]}は副露です`],
   // house rules: the option names, values and presets are what the user types, so they stay as typed, in 「」
