@@ -81,9 +81,9 @@ class LiveReader:
             self.finder.profile(profile)
         ctx = self.to_context(context or {}, ruleset)
         check_seat(seat, ctx.ruleset)
-        declared = options.get("draw_declared") or {}
-        if declared:
-            check_declared(declared, ctx.ruleset)
+        declared = options.get("draw_declared")
+        declared = {} if declared is None else declared  # 0, false or "" are refused, not taken for none
+        check_declared(declared, ctx.ruleset)
         if mirrored != self.mirrored:  # every tile moves: the old tracks would show beside
             self.tracker = TileTracker()  # the new ones for a second and a half
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored

@@ -885,6 +885,8 @@ def server_messages() -> list[str]:
     # declared at the draw: a noten hand tenpai, a riichi hand noten
     say(score_table(read_table(draw_table(left_pond="2m 3m> 4m")), draw_declared={"right": True, "left": False}))
     say(score_table(read_table([])))
+    say(score_table(read_table(lay_row(conc + " 2z 3z", 0, origin=(150.0, 700.0)) + lay_row("3z", 0, origin=(
+        150.0 + 11 * W + 2, 700.0)))))  # a tile added on one already there
     say(score_table(read_table(lay_row("1m 2m 3m", 0)), seat="right"))
     say(table_json(read_table(lay_row(conc + " 2z 3z", 0, origin=(200.0, 700.0))), None, "self",
                    int(200 + 12 * W + 3), 900, False))

@@ -130,6 +130,11 @@ def test_the_cli_refuses_a_webp_over_the_pixel_limit_before_decoding_it(tmp_path
     assert run.returncode == 1 and "the WebP is larger than 60 megapixels, the limit" in run.stderr, run.stderr
 
 
+def test_a_path_that_is_no_file_is_said_to_be_none_not_missing():
+    with pytest.raises(ImageError, match="/dev/null is not a file"):  # it is there: not "no such image file"
+        load_image("/dev/null")
+
+
 def test_missing_file_and_bad_arrays(tmp_path):
     with pytest.raises(ImageError, match="no such image file"):
         load_image(tmp_path / "nope.jpg")

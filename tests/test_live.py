@@ -67,6 +67,7 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
     ('{"context": []}', "context must be a JSON object"),
     ('{"draw_declared": {"left": "noten"}}', "declared at the draw: left must be true (tenpai) or false (noten)"),
     ('{"draw_declared": ["left"]}', "send what seats declared at the draw as an object"),
+    ('{"draw_declared": false}', "send what seats declared at the draw as an object"),  # was taken for none
     ('{"ruleset": "tenhou-sanma", "seat": "left", "draw_declared": {"across": false}}',
      "declared at the draw: no seat 'across' at this table (its seats: self, right, left)"),
     ('{"context": {"seat_wind": "X"}}', "options not applied: context.seat_wind: Input should be 'E', 'S', 'W' or 'N'"),

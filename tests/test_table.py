@@ -827,3 +827,18 @@ def test_a_hands_pair_beside_its_haku_pair_with_the_drawn_tile_is_no_white_backe
 
 def plain_kinds(codes):
     return ["5" + c[1] if c[0] == "0" else c for c in codes]
+
+
+def test_tiles_lying_on_one_another_are_a_problem_naming_them():
+    """Fourteen tiles sent on one spot were scored as a hand, and a tile added by hand on one already there was
+    only "15 concealed tiles"; an added kan's stacked tile, a face's width off its called tile, is no such."""
+    hand = lay_row(SELF_HAND, 0, origin=(200.0, 700.0))
+    again = Tile("5z", hand[12].polygon)
+    out = score_table(read_table(hand + [again]))
+    assert [(p["message"], p["tiles"]) for p in out["problems"] if "one another" in p["message"]] == [
+        ("2 tiles lie on one another (5z 5z): one tile found or added more than once; delete all but one", [12, 13])]
+    heap = [Tile("1m", hand[0].polygon)] * 14
+    heaped = score_table(read_table(heap))
+    assert any(p["message"].startswith("14 tiles lie on one another (1m 1m") for p in heaped["problems"])
+    kakan = lay_row("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z | 5z^5z 5z 5z", 0, origin=(200.0, 700.0), gap_between=0.6)
+    assert not [p for p in score_table(read_table(kakan))["problems"] if "one another" in p["message"]]

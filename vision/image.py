@@ -170,8 +170,10 @@ def load_image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     path = Path(source)
     if path.is_dir():
         raise ImageError(f"{path} is a folder, not an image file")
-    if not path.is_file():
+    if not path.exists():
         raise ImageError(f"no such image file: {path}")
+    if not path.is_file():  # a device (/dev/zero), a pipe: it would be read for ever
+        raise ImageError(f"{path} is not a file: send an image file")
     size = path.stat().st_size
     if size > MAX_BYTES:
         raise ImageError(f"{path} is {size / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")

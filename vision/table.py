@@ -298,7 +298,7 @@ def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
             for i in line.members:
                 roles[i] = "pond"
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
-    problems += _too_many_copies(tiles)
+    problems += _too_many_copies(tiles) + _on_one_another(tiles)
     for p in problems:
         if len(owners := {seat_of[i] for i in p.tiles}) == 1:
             p.seat = owners.pop()
@@ -568,6 +568,33 @@ def _too_many_copies(tiles: list[Tile]) -> list[Problem]:
     counts = _face_up_counts(tiles)
     return [Problem(f"{n} copies of {k} are face up: a set has only four, so one is misread",
                     [i for i, p in enumerate(kinds) if p == k]) for k, n in sorted(counts.items()) if n > 4]
+
+
+ON_ONE_ANOTHER = 0.35  # two faces' centres nearer than this share of the narrower face's width: one tile twice
+
+
+def _on_one_another(tiles: list[Tile]) -> list[Problem]:
+    """Tiles lying on one another, each group a problem: one tile found twice, or added again by hand on a tile
+    already there (the detector's suppression keeps two boxes of one tile apart; a hand's corrections do not). A
+    stacked tile of an added kan lies beside its called tile, a face's width off, not on it."""
+    if len(tiles) < 2:
+        return []
+    centres = np.array([t.center for t in tiles])
+    widths = np.array([min(t.size) for t in tiles])
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < ON_ONE_ANOTHER * np.minimum(
+        widths[:, None], widths[None])
+    group = list(range(len(tiles)))  # each tile's group, by the first tile of it
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        a, b = group[i], group[j]
+        group = [a if g == b else g for g in group] if a != b else group
+    problems = []
+    for first in sorted(set(group)):
+        members = [i for i, g in enumerate(group) if g == first]
+        if len(members) > 1:
+            kinds = " ".join(tiles[i].kind for i in members)
+            problems.append(Problem(f"{len(members)} tiles lie on one another ({kinds}): one tile found or added "
+                                    "more than once; delete all but one", members))
+    return problems
 
 
 # ---------------------------------------------------------------- the rules readout

@@ -240,6 +240,8 @@ const MESSAGES_JA = [
     (m) => `${WHERE_JA[m[1]]}に赤五の${m[3]}が${m[2]}枚あります。` + (m[4] ? `赤五${m[3]}は${m[4]}枚までです` : "この色の赤五は使わないルールです")],
   [/^no face-up hand in view for seat (self|right|across|left)$/, (m) => `${t(m[1])}の表向きの手牌が写っていません`],
   [/^no tiles found in the photo$/, () => "写真に牌が見つかりません"],
+  [/^(\d+) tiles lie on one another \(([^)]*)\): one tile found or added more than once; delete all but one$/,
+    (m) => `${m[1]}枚の牌が重なっています（${m[2]}）。同じ牌を二重に読んだか追加したものです。1枚だけ残して削除してください`],
   [/^no hand in view$/, () => "手牌が写っていません"],
   [/^(\d+) tiles: a hand at the draw holds 13, counting 3 per meld$/, (m) => `${m[1]}枚です。流局時の手牌は副露を1組3枚と数えて13枚です`],
   [/^(self|right|across|left): the pond shows only terminals and honours, none called, but (\d+) discards: nagashi mangan needs the whole pond in view \(at least (\d+)\)$/,
