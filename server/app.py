@@ -420,6 +420,15 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
 
         return {"profiles": list_profiles()}
 
+    @app.delete("/api/profiles/{name}")
+    def delete_profile(name: str) -> dict:
+        """Forget a calibration profile: photos are read with the shipped reader again (or another profile).
+        Answers the profiles left."""
+        from vision.calibrate import delete_profile, list_profiles
+
+        delete_profile(name)
+        return {"profiles": list_profiles()}
+
     @app.post("/api/calibration/grid")
     async def calibration_grid(request: Request,
                                photo: UploadFile = File(..., description="one of each tile laid out in the grid")) -> dict:

@@ -252,6 +252,21 @@ def test_the_context_form_changed_just_before_a_reload_or_in_another_tab_is_kept
     assert page.find_element(By.ID, "honba").get_attribute("value") == "5"
 
 
+def test_back_in_the_photo_tab_a_photo_read_with_another_tile_set_is_read_with_the_one_chosen(page, tmp_path,
+                                                                                                 monkeypatch):
+    """A set learnt in the My set tab is chosen under Tile set at once, but the photo shown stayed as read without
+    it, the select saying otherwise."""
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))  # read by the server at each request
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "mine.npz").write_bytes(b"")  # a profile the server cannot load: said when used
+    read_real_photo(page)
+    page.find_element(By.ID, "tab-calib").click()
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, '#profile option[value="mine"]'))
+    page.execute_script("document.getElementById('profile').value = 'mine'")  # as learning it chooses it
+    page.find_element(By.ID, "tab-photo").click()
+    wait_for(page, lambda d: "profile 'mine' is damaged" in banner(d), timeout=30)  # read again with it
+
+
 def test_clear_puts_the_photo_away_and_forgets_it_in_the_browser(page):
     """A shared machine (a tournament's laptop): the photo kept for a reload can be put away for good."""
     read_real_photo(page)

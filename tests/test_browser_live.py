@@ -267,4 +267,18 @@ def test_learning_the_real_sets_grid_photo_on_the_page_says_its_haku_can_look_fa
     assert "“real-set”: 37 faces" in result.text and "add a face-down tile" in result.text
     assert (tmp_path / "profiles" / "real-set.npz").is_file()
     assert driver.find_element(By.ID, "profile").get_attribute("value") == "real-set"
+    assert [li.text.split() for li in driver.find_elements(By.CSS_SELECTOR, "#calib-saved li")] == [["real-set", "Delete"]]
+    # the same name again is asked first (it was replaced without a word); kept, nothing is learnt
+    learnt = (tmp_path / "profiles" / "real-set.npz").stat().st_mtime_ns
+    driver.find_element(By.ID, "calib-learn").click()
+    alert = wait_for(driver, lambda d: d.switch_to.alert)
+    assert "“real-set” is learnt already" in alert.text
+    alert.dismiss()
+    assert (tmp_path / "profiles" / "real-set.npz").stat().st_mtime_ns == learnt and not banner(driver)
+    # deleted from the list (asked first): gone from the Tile set select too
+    driver.find_element(By.CSS_SELECTOR, '#calib-saved button[data-delete="real-set"]').click()
+    wait_for(driver, lambda d: d.switch_to.alert).accept()
+    wait_for(driver, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#calib-saved li")] == ["none yet"])
+    assert not (tmp_path / "profiles" / "real-set.npz").exists()
+    assert driver.find_element(By.ID, "profile").get_attribute("value") == ""
     assert console_errors(driver) == []

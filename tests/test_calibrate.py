@@ -341,3 +341,24 @@ def test_a_profile_learnt_through_the_page_is_used_at_once_and_a_new_one_of_that
     east = [at for at, kind in first.items() if kind == "1z"]
     assert east and [second.get(at) for at in east] == ["2z"] * len(east)
     assert sorted(first.values()).count("2z") == sorted(second.values()).count("1z") >= 1
+
+
+def test_a_profile_is_deleted_by_name_and_one_not_there_is_said_so(tmp_path, monkeypatch):
+    """There was no way to forget a set but deleting its file by hand."""
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    monkeypatch.setenv("RIICHI_LENS_DATA", str(tmp_path))
+    (tmp_path / "profiles").mkdir()
+    for name in ("club", "home"):
+        (tmp_path / "profiles" / f"{name}.npz").write_bytes(b"")
+    client = TestClient(create_app())
+    assert client.delete("/api/profiles/club").json() == {"profiles": ["home"]}
+    assert not (tmp_path / "profiles" / "club.npz").exists()
+    r = client.delete("/api/profiles/club")
+    assert r.status_code == 422 and r.json()["error"] == "no profile named 'club' to delete (profiles: home)"
+    r = client.delete("/api/profiles/..%2Fsecret")  # a path is no name
+    assert r.status_code in (404, 422) and (tmp_path / "profiles" / "home.npz").exists()
+    r = client.delete("/api/profiles/home", headers={"Origin": "http://evil.example"})  # another site's page
+    assert r.status_code == 403 and (tmp_path / "profiles" / "home.npz").exists()

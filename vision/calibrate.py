@@ -222,6 +222,18 @@ def list_profiles(folder: Path | None = None) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.npz") if p.is_file() and re.fullmatch(PROFILE_NAME, p.stem))
 
 
+def delete_profile(name: str, folder: Path | None = None) -> None:
+    """The profile forgotten (its file removed); a name with no profile is said so."""
+    path = profile_path(name, folder)
+    if not path.is_file():
+        known = ", ".join(list_profiles(folder)) or "none yet"
+        raise CalibrationError(f"no profile named {name!r} to delete (profiles: {known})")
+    try:
+        path.unlink()
+    except OSError as e:
+        raise CalibrationError(f"profile {name!r} could not be deleted from {path.parent} ({e.strerror})") from None
+
+
 def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Profile:
     path = profile_path(name, folder)
     if not path.is_file():

@@ -1094,6 +1094,7 @@ async function freeze() {
   if (frame.canvas) blob = await new Promise((resolve) => frame.canvas.toBlob(resolve, "image/jpeg", 0.92));
   else blob = await (await fetch(frame.url)).blob();
   state.file = state.shownFile = new File([blob], "live-frame.jpg", { type: "image/jpeg" }); // read again if the tile set changes
+  $("profile").dataset.shown = $("profile").value; // the set the frame was read with
   $("mirrored").checked = Boolean(table.mirrored);
   state.seq.recognize++; // a photo still being read would replace the frozen frame
   dropTableAnswer(); // one for the photo's tiles would stand for the frame's
@@ -1259,6 +1260,7 @@ async function learnSet() {
   if (!calib.tiles || !calib.file) { showError(() => t("calib_photo_first")); return; }
   const name = $("calib-name").value.trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { showError(() => t("calib_bad_name")); $("calib-name").focus(); return; }
+  if ((state.profiles || []).includes(name) && !window.confirm(t("calib_replace", name))) { $("calib-name").focus(); return; }
   const form = new FormData();
   form.append("photo", calib.file);
   form.append("name", name);
@@ -1301,6 +1303,7 @@ function wireCalib() {
     openCalibPicker(+mark.dataset.index, box.right, box.bottom);
   });
   $("calib-learn").addEventListener("click", learnSet);
+  $("calib-saved").addEventListener("click", (e) => { const b = e.target.closest("button[data-delete]"); if (b) deleteSet(b.dataset.delete); });
 }
 
 // ---------------------------------------------------------------- modes, language, start
@@ -1320,6 +1323,8 @@ function setMode(mode, score = true) {
   closePicker();
   drawContextTiles();
   drawReadout();
+  // the sets as they are now (one learnt, or deleted on disk), and the photo read with the one chosen
+  if (mode !== "typed" && before !== mode) loadProfiles().then(readWithTheChosenSet);
   if (mode === "live" && (before !== "live" || !live.on)) { startLive(); return; }
   if (score) rescore();
 }
@@ -1336,6 +1341,7 @@ function redrawAll() {
   else drawReadout();
   setStatus(state.status);
   drawCalibOrder();
+  drawSavedSets();
   if (calib.tiles) drawCalib();
   if (live.table) drawLive();
   updateLiveUi();
@@ -1386,6 +1392,37 @@ async function loadProfiles(select = null) {
   while (el.options.length > 1) el.remove(1);
   for (const name of profiles) el.add(new Option(name, name));
   el.value = profiles.includes(keep) ? keep : "";
+  state.profiles = profiles;
+  drawSavedSets();
+}
+
+// The sets learnt, each with its Delete (the calibration tab): asked first, then gone from the Tile set select too.
+function drawSavedSets() {
+  const names = state.profiles || [];
+  $("calib-saved").innerHTML = names.length ? names.map((name) => `<li><span>${esc(name)}</span> <button type="button" ` +
+    `class="danger" data-delete="${esc(name)}" aria-label="${esc(t("calib_delete_named", name))}">${esc(t("calib_delete"))}</button></li>`).join("")
+    : `<li class="hint">${esc(t("calib_none"))}</li>`;
+}
+
+async function deleteSet(name) {
+  if (!window.confirm(t("calib_delete_confirm", name))) return;
+  try {
+    await api(`/api/profiles/${encodeURIComponent(name)}`, { method: "DELETE" });
+    clearError();
+  } catch (e) {
+    showError(e.message);
+  }
+  await loadProfiles();
+  (document.querySelector("#calib-saved button") || $("calib-photo")).focus(); // not lost with the row
+}
+
+// The photo shown was read with one tile set and the select names another (one learnt or deleted meanwhile, chosen
+// in Live): read again with it, as choosing it here does.
+function readWithTheChosenSet() {
+  const shown = $("profile").dataset.shown || "";
+  if (state.mode === "photo" && state.file && !state.recognizing && $("profile").value !== shown) {
+    readAgain(() => { $("profile").value = shown; });
+  }
 }
 
 function wireDrop() {
