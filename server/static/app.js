@@ -1138,7 +1138,8 @@ const calib = {
 // The grid to lay out, with the tile art: row 1 (red fives if any, honours, a face-down tile), then p, s, m.
 function drawCalibOrder() {
   const group = (codes, label) => `<span class="optional" title="${esc(label)}">${tileRow(codes, "small")}<small>${esc(label)}</small></span>`;
-  const row = (n, body) => `<div class="calib-row" data-row="${n}"><b>${esc(t("calib_row", n))}</b> ${body}</div>`;
+  // the row's tiles wrap under themselves on a phone, not under the row's name (they looked a row of their own)
+  const row = (n, body) => `<div class="calib-row" data-row="${n}"><b>${esc(t("calib_row", n))}</b> <span class="calib-tiles">${body}</span></div>`;
   $("calib-order").innerHTML = [
     row(1, group(["0m", "0p", "0s"], t("calib_reds")) + tileRow(CALIB_REQUIRED.slice(0, 7), "small") + group(["back"], t("calib_back"))),
     row(2, tileRow(SUITED("p"), "small")),
