@@ -1359,6 +1359,26 @@ def test_the_picker_opens_on_the_tiles_kind_and_its_faces_are_gone_through_by_th
     assert page.execute_script("return document.activeElement.dataset.index") == "4"
 
 
+def test_a_tiles_spoken_name_holds_its_tooltip_and_the_headings_go_down_one_level_at_a_time(page):
+    """An accessibility audit (axe-core) found the tiles' tooltips (their confidence) left out of their names (WCAG
+    2.5.3) and the Problems, Table and Yaku headings one level too deep."""
+    load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m", confidences={0: 0.4})  # five 1m: a problem
+    wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems li"))
+    names = page.execute_script("return [...document.querySelectorAll('#overlay .tile-mark')].map((m) => "
+                                "[m.getAttribute('aria-label'), m.querySelector('title').textContent])")
+    assert all(label == title for label, title in names) and names[0][0].startswith("1m, ")
+    assert names[0][0].endswith(", 40%")  # the tooltip's confidence, said too
+    type_hand(page, "123m456p789s11z 555z")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: verdict(d).get("kind") == "win")
+    for tab in ("tab-typed", "tab-photo"):
+        page.find_element(By.ID, tab).click()
+        levels = page.execute_script("return [...document.querySelectorAll('h1, h2, h3, h4')]"
+                                     ".filter((h) => h.offsetParent !== null || h.classList.contains('sr-only'))"
+                                     ".map((h) => +h.tagName[1])")
+        assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), (tab, levels)
+
+
 def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(page):
     """A referee on a 1366 x 768 laptop scrolled down past the photo for the score after every correction, and
     back up, with the space beside the photo empty."""

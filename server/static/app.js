@@ -476,12 +476,13 @@ function tileMark(tile, index, view) {
   if (read !== tile.kind) classes.push("reread");
   if (view.highlight.has(index)) classes.push("hl");
   if (index === view.won) classes.push("won");
+  // one name for the tooltip and a screen reader (the tooltip's words left out of the name fail WCAG 2.5.3)
+  const name = [tile.kind, t("role_" + (tile.role || "stray")), tile.seat ? t(tile.seat) : null, low ? t("low_conf") : null,
+    `${(tile.confidence * 100).toFixed(0)}%`, read !== tile.kind ? t("read_as", read, tile.kind) : null].filter(Boolean).join(", ");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
-    "aria-label": [tile.kind, t("role_" + (tile.role || "stray")), tile.seat ? t(tile.seat) : null, low ? t("low_conf") : null]
-      .filter(Boolean).join(", "), ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
+    "aria-label": name, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
   const size = labelSize(tile.polygon, view.width);
-  g.append(svgEl("title", {}, `${tile.kind} · ${t("role_" + (tile.role || "stray"))} · ${(tile.confidence * 100).toFixed(0)}%` +
-    (read !== tile.kind ? " · " + t("read_as", read, tile.kind) : "")));
+  g.append(svgEl("title", {}, name));
   g.append(svgEl("polygon", { points: pointsAttr(tile.polygon), "stroke-dasharray": low ? `${size * 0.3} ${size * 0.2}` : "none" }));
   g.append(svgEl("line", { class: "top", x1: tile.polygon[0][0], y1: tile.polygon[0][1], x2: tile.polygon[1][0], y2: tile.polygon[1][1] }));
   if (tile.kind !== "back" || low) {
@@ -551,7 +552,7 @@ function drawProblems() {
   const problems = state.table.problems || [];
   const el = $("problems");
   el.hidden = !problems.length;
-  el.innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p, i) =>
+  el.innerHTML = `<h2>${t("problems")}</h2><ul>` + problems.map((p, i) =>
     `<li><button type="button" data-problem="${i}" aria-pressed="${state.problem === i}">${problemText(p)}` +
     (p.tiles.length ? ` <small>(${p.tiles.length})</small>` : "") + "</button></li>").join("") + "</ul>";
   el.querySelectorAll("button[data-problem]").forEach((b) => b.addEventListener("click", () => selectProblem(+b.dataset.problem)));
@@ -581,7 +582,7 @@ function seatSummary(seat, tiles) {
 
 function drawSeats(el = $("seats"), table = state.table) {
   const rows = (table.seats || []).map((s) => seatSummary(s, table.tiles)).join("");
-  el.innerHTML = rows ? `<h3>${t("table")}</h3>${rows}` : "";
+  el.innerHTML = rows ? `<h2>${t("table")}</h2>${rows}` : "";
   el.hidden = !rows;
 }
 
@@ -1070,7 +1071,7 @@ function drawLive() {
   renderOverlay($("live-overlay"), table, table.width, table.height);
   const problems = table.problems || [];
   $("live-problems").hidden = !problems.length;
-  $("live-problems").innerHTML = `<h3>${t("problems")}</h3><ul>` + problems.map((p) => `<li>${problemText(p)}</li>`).join("") + "</ul>";
+  $("live-problems").innerHTML = `<h2>${t("problems")}</h2><ul>` + problems.map((p) => `<li>${problemText(p)}</li>`).join("") + "</ul>";
   drawSeats($("live-seats"), table);
   const fps = framesPerSecond();
   $("live-stats").textContent = t("live_stats", fps === null ? "–" : fps.toFixed(1), live.ms ?? "–", live.dropped);

@@ -6,7 +6,7 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 
 // One tile face as an image (a face-down tile has no art: a coloured block).
 function tileImg(code, cls = "") {
-  if (code === "back") return `<span class="tile back-face ${cls}" title="${esc(t("face_down"))}" data-tile="back"></span>`;
+  if (code === "back") return `<span class="tile back-face ${cls}" role="img" aria-label="${esc(t("face_down"))}" title="${esc(t("face_down"))}" data-tile="back"></span>`;
   return `<img class="tile ${cls}" src="/tiles/${esc(code)}.svg" alt="${esc(code)}" title="${esc(code)}" data-tile="${esc(code)}">`;
 }
 
@@ -106,7 +106,7 @@ function drawAtTableHtml(draw) {
 }
 
 function renderReadout(el, r, { notes = [], hand = null, problems = false, noReadout = "no_readout" } = {}) {
-  const out = [photoHandHtml(hand)];
+  const out = [`<h2 class="sr-only">${t("readout_title")}</h2>`, photoHandHtml(hand)]; // its waits', yaku's, fu's h3 under it
   if (r) {
     out.push(verdictHtml(r), furitenHtml(r.furiten), waitsHtml(r), discardsHtml(r));
     if (r.win) out.push(winHtml(r.win));

@@ -285,9 +285,9 @@ def train(data: Path | list[Path], out: Path, epochs: int, batch: int, seed: int
         total, seen = 0.0, 0
         for idx, turns, xb in shown_batches(x_train, order, batch, (seed, epoch), loaders):
             if hours is not None:
-                spent = (time.time() - start) / (3600 * hours)
-                if spent >= 1:
-                    break
+                spent = min(1.0, (time.time() - start) / (3600 * hours))
+                if spent >= 1 and (epoch or seen):  # one batch at least, however short the time (the first
+                    break  # may wait on its loader threads longer than a test's time: it learnt nothing then)
                 for group in opt.param_groups:
                     group["lr"] = one_cycle_rate(spent, max_lr)
             xb_t = torch.from_numpy(xb).to(device).contiguous(memory_format=torch.channels_last)
