@@ -475,6 +475,22 @@ def test_a_photo_read_while_the_user_went_to_another_tab_waits_in_the_photo_tab(
     assert "no tiles found" in page.find_element(By.ID, "problems").text
 
 
+def test_a_photo_refused_for_its_house_rules_is_read_once_they_are_mended(page, tmp_path):
+    """Refused for a mistyped house rule, the photo had to be chosen again once the rule was mended, the error and
+    the field's mark standing till then."""
+    page.find_element(By.CSS_SELECTOR, "#context details.more summary").click()
+    house = page.find_element(By.ID, "house_rules")
+    house.send_keys("bogus_rule\t")
+    page.find_element(By.ID, "photo").send_keys(str(felt_photo(tmp_path)))
+    wait_for(page, lambda d: "bogus_rule" in banner(d) and photo_read(d), timeout=30)
+    assert invalid_fields(page) == ["house_rules"] and marks(page) == []
+    house.clear()
+    house.send_keys("\t")
+    wait_for(page, lambda d: d.execute_script("return window.riichiLens.state.table !== null") and not banner(d),
+             timeout=30)
+    assert invalid_fields(page) == [] and "no tiles found" in page.find_element(By.ID, "problems").text
+
+
 def test_add_a_tile_pressed_while_a_photo_is_read_ends_with_the_new_photo_or_keeps_its_hint(page, tmp_path):
     """Pressed while a photo was read, it stayed pressed over the new photo with its hint gone."""
     load_table(page, SELF_HAND)
@@ -498,6 +514,9 @@ def test_add_a_tile_pressed_while_a_photo_is_read_ends_with_the_new_photo_or_kee
     wait_for(page, lambda d: "not an image" in banner(d) and photo_read(d))
     assert add.get_attribute("aria-pressed") == "true" and len(marks(page)) == 13
     assert "where a tile is missing" in page.find_element(By.ID, "photo-status").text
+    page.find_element(By.ID, "tab-typed").click()  # left: back on the photo, a tap opens the picker again
+    page.find_element(By.ID, "tab-photo").click()
+    assert add.get_attribute("aria-pressed") == "false" and page.find_element(By.ID, "photo-status").text == ""
 
 
 def dora_chips(driver) -> list[str]:

@@ -56,7 +56,11 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     d.execute_async_script("const done = arguments[arguments.length - 1];"
                            "window.riichiLens.loadTable(arguments[0], arguments[1]).then(done, done);",
                            json.loads(json.dumps(score_table(read_table([])))), data_url_png(320, 240))
+    d.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()  # set by hand on that photo: not the frames'
+    d.find_element(By.CSS_SELECTOR, '#picker button[data-code="3m"]').click()
     d.find_element(By.ID, "tab-live").click()
+    assert d.execute_script("return liveOptions().context.dora_indicators") == []
+    assert not d.find_elements(By.CSS_SELECTOR, "#dora .chip[data-i]:not(.auto)")
     assert d.find_element(By.ID, "live-mode").is_displayed() and not d.find_element(By.ID, "photo-mode").is_displayed()
     start = time.monotonic()
 
@@ -83,8 +87,9 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     screenshot(d, "live")
 
     # a change in the context form goes to the server as new options while the frames go on
-    d.execute_script("const ws = window.riichiLens.live.ws, send = ws.send.bind(ws); window.sentOptions = [];"
-                     "ws.send = (m) => { if (typeof m === 'string') window.sentOptions.push(JSON.parse(m)); send(m); };")
+    spy = ("const ws = window.riichiLens.live.ws, send = ws.send.bind(ws); window.sentOptions = [];"
+           "ws.send = (m) => { if (typeof m === 'string') window.sentOptions.push(JSON.parse(m)); send(m); };")
+    d.execute_script(spy)
     d.find_element(By.CSS_SELECTOR, "#seat_wind option[value='S']").click()
     wait_for(d, lambda d: d.execute_script("return window.sentOptions.length") > 0)
     sent = d.execute_script("return window.sentOptions.at(-1)")
@@ -103,6 +108,17 @@ def test_live_mode_reads_the_camera_and_the_readout_settles(camera_driver, base_
     house.send_keys("\t")
     wait_for(d, lambda d: banner(d) == "", timeout=30)
     assert d.execute_script("return document.getElementById('house_rules').getAttribute('aria-invalid')") is None
+    house.send_keys("kuitan=maybe\t")  # refused again, then mended while stopped: started again, the mark goes
+    wait_for(d, lambda d: "kuitan='maybe'" in banner(d))
+    toggle = "document.getElementById('live-toggle').click()"  # under the banner, which sticks to the top
+    d.execute_script(toggle)
+    house.clear()
+    house.send_keys("\t")
+    d.execute_script(toggle)
+    wait_for(d, lambda d: live_stats(d)["on"] and banner(d) == "")
+    assert d.execute_script("return document.getElementById('house_rules').getAttribute('aria-invalid')") is None
+    wait_for(d, lambda d: live_stats(d)["tiles"] > 20, timeout=60)  # the tracker's tiles, seen again
+    d.execute_script(spy)  # on the socket of this start
     d.find_element(By.CSS_SELECTOR, "#dora .chip.add").click()
     d.find_element(By.CSS_SELECTOR, '#picker button[data-code="7p"]').click()
     wait_for(d, lambda d: d.execute_script("return window.sentOptions.at(-1).context.dora_indicators.join()") == "7p")
@@ -282,4 +298,5 @@ def test_learning_the_real_sets_grid_photo_on_the_page_says_its_haku_can_look_fa
     wait_for(driver, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#calib-saved li")] == ["none yet"])
     assert not (tmp_path / "profiles" / "real-set.npz").exists()
     assert driver.find_element(By.ID, "profile").get_attribute("value") == ""
+    assert not driver.find_element(By.ID, "calib-result").is_displayed()  # "Learnt ...": no longer so
     assert console_errors(driver) == []

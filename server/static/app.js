@@ -91,7 +91,7 @@ function contextFromForm(fromPhoto) {
     ippatsu: $("ippatsu").checked, haitei: last && tsumo, houtei: last && !tsumo,
     rinshan: $("rinshan").checked, chankan: $("chankan").checked,
     other_winner_nearer: $("double_ron").checked,  // the nearer winner takes the honba and the sticks
-    dora_indicators: state.dora || [], ura_indicators: state.ura,
+    dora_indicators: indicators().dora || [], ura_indicators: indicators().ura,
     // as typed: a count the rules refuse (negative, over 100) is said by the server, not sent as another
     honba: +$("honba").value || 0, riichi_sticks: +$("sticks").value || 0,
     kita: $("kita").closest("label").hidden ? 0 : +$("kita").value || 0,  // where the ruleset has it (seatsForRuleset)
@@ -127,12 +127,25 @@ function drawTilesField(el, tiles, auto, onChange) {
 // is the frame's or none alike. Indicators set by hand belong to the photo shown then (another hand's, the next
 // photo's likely are not): set before any, to the next one read.
 function drawContextTiles() {
-  const auto = state.dora === null;
-  drawTilesField($("dora"), auto ? photoDora() : state.dora, auto, (next) => {
+  const { dora, ura } = indicators();
+  const auto = dora === null;
+  drawTilesField($("dora"), auto ? photoDora() : dora, auto, (next) => {
     state.dora = next.length ? next : state.mode === "photo" && state.table ? [] : null;
+    if (state.mode === "live" && !ura.length) state.ura = [];  // the photo's left behind with its dora
     indicatorsChanged();
   });
-  drawTilesField($("ura"), state.ura, false, (next) => { state.ura = next; indicatorsChanged(); });
+  drawTilesField($("ura"), ura, false, (next) => {
+    state.ura = next;
+    if (state.mode === "live" && dora === null) state.dora = null;
+    indicatorsChanged();
+  });
+}
+
+// The indicators that stand in the view shown: in Live not those set by hand on the photo in the Photo tab (the
+// frames' own are read; a frame frozen would drop them).
+function indicators() {
+  if (state.mode === "live" && indicatorsOfShownPhoto()) return { dora: null, ura: [] };
+  return { dora: state.dora, ura: state.ura };
 }
 
 function indicatorsChanged() {
@@ -163,7 +176,8 @@ function rescore() {
   if (state.mode === "live") return sendLiveOptions();
   if (state.mode === "calib") return;
   if (state.recognizing) { state.dirty = true; return; }
-  if (state.tiles) rescoreTable();
+  if (state.file && state.file !== state.shownFile) recognize(); // chosen, and refused for its rules alone
+  else if (state.tiles) rescoreTable();
 }
 
 // ---------------------------------------------------------------- typed hand
@@ -269,7 +283,9 @@ async function recognize() {
     keepSoon();
   } catch (e) {
     if (seq !== state.seq.recognize) return;
-    state.file = state.shownFile || null; // a refused file is not sent again when mirrored or the tile set changes
+    // a refused file is not sent again when mirrored or the tile set changes; one refused for the rules sent with it
+    // (a house rule mistyped: the answer names the part) is, once they change
+    state.file = e.part === "ruleset" || e.part === "context" ? file : state.shownFile || null;
     markRefused(e.part, ["ruleset"]);
     showError(e.message);
   } finally {
@@ -911,6 +927,7 @@ function updateLiveUi() {
 async function startLive() {
   stopLive();
   clearError(); // started again: what stopped it before (no camera, the source refused) is said again if it still stands
+  markRefused(null, ["ruleset"]); // so are house rules refused before: the options are sent again
   state.drawDeclared = {}; // another table's seats
   const session = live.session;
   const camera = $("live-source").value === "camera";
@@ -1275,6 +1292,7 @@ async function learnSet() {
   try {
     const r = await api("/api/calibration", { method: "POST", body: form });
     clearError();
+    calib.learnt = r.name;
     setCalibResult(() => t("calib_done", r.name, r.faces.length, r.seconds) +
       (r.face_down_unsure ? " " + t("calib_back_advice") : ""));
     await loadProfiles(r.name);
@@ -1316,6 +1334,7 @@ function setMode(mode, score = true) {
   const before = state.mode;
   state.mode = mode;
   if (mode !== "live") stopLive(); // leaving the live view stops the camera and the socket
+  if (mode !== "photo") setAdding(false); // its next tap on the photo, back there, would add a tile unasked
   for (const m of MODES) $(m + "-mode").hidden = m !== mode;
   document.querySelectorAll('.tabs [role="tab"]').forEach((b) => {
     b.setAttribute("aria-selected", String(b.dataset.mode === mode));
@@ -1415,6 +1434,7 @@ async function deleteSet(name) {
     showError(e.message);
   }
   await loadProfiles();
+  if (calib.learnt === name && !state.profiles.includes(name)) $("calib-result").hidden = true; // "learnt": gone
   (document.querySelector("#calib-saved button") || $("calib-photo")).focus(); // not lost with the row
 }
 
