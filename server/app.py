@@ -299,6 +299,10 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own answer less each error's input, which cannot always be written back (a NaN sent as a corner)
         errors = [{k: v for k, v in e.items() if k != "input"} for e in exc.errors()]
+        for e in errors:  # a photo sent as a text field, or as a file part with no file name: not pydantic's words
+            if "Expected UploadFile" in str(e.get("msg")):
+                e["msg"] = "send the photo as a file part of a multipart form, with a file name (not as text)"
+                e.pop("ctx", None)
         return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
 
     @app.exception_handler(PartRefused)

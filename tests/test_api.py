@@ -347,6 +347,14 @@ def test_table_refuses_a_polygon_that_encloses_no_face_naming_the_tile(client, c
     assert client.post("/api/table", json={"tiles": tiles}).status_code == 200
 
 
+def test_a_photo_sent_as_text_is_said_to_be_no_file_in_words(client):
+    for sent in ({"data": {"photo": "hello"}}, {"files": {"photo": ("", b"abc", "image/jpeg")}}):
+        r = client.post("/api/recognize", **sent)
+        assert r.status_code == 422 and r.json()["detail"] == [{
+            "type": "value_error", "loc": ["body", "photo"],
+            "msg": "send the photo as a file part of a multipart form, with a file name (not as text)"}]
+
+
 def test_recognize_without_a_file_is_a_4xx(client):
     assert client.post("/api/recognize").status_code == 422
 
