@@ -535,6 +535,7 @@ def test_read_cli_prints_one_json_line_per_photo_and_refuses_a_non_image(scene, 
     lines = [json.loads(line) for line in out.splitlines()]
     assert status == 1 and len(lines) == 3
     assert "error" in lines[1] and "not an image" in err
+    assert [line["photo"] for line in lines] == [str(photos[0]), str(bad), str(photos[1])]  # each names its photo
     for line in (lines[0], lines[2]):
         assert len(line["tiles"]) > 5
         t = line["tiles"][0]

@@ -17,8 +17,8 @@ def add_read_parser(sub: argparse._SubParsersAction) -> None:
                        description="Prints each tile found (kind, confidence, lie). With several photos the models "
                                    "load once; --json prints one JSON object per photo, in order.")
     p.add_argument("photos", nargs="+", type=Path)
-    p.add_argument("--json", action="store_true", help='one line per photo: {"tiles": [{"kind", "confidence", '
-                                                       '"polygon", "lie"}, ...]}')
+    p.add_argument("--json", action="store_true", help='one line per photo: {"photo": PATH, "tiles": [{"kind", '
+                                                       '"confidence", "polygon", "lie"}, ...]}')
     p.add_argument("--annotate", type=Path, metavar="DIR",
                    help="also write a copy of each photo with the tiles drawn, as DIR/NAME.annotated.jpg")
     p.add_argument("--conf", type=_confidence, default=0.35,
@@ -153,12 +153,12 @@ def run_read(args: argparse.Namespace) -> int:
                 print(json.dumps({"photo": str(path), "error": str(e)}))
             status = 1
             continue
-        if args.score:
-            print(json.dumps(table, ensure_ascii=False) if args.json
+        if args.score:  # each JSON line names its photo, as an error's line does
+            print(json.dumps({"photo": str(path), **table}, ensure_ascii=False) if args.json
                   else f"{path}:\n{format_table(table, draw=args.draw)}")
             tiles = [Tile(t["kind"], tuple(map(tuple, t["polygon"])), t["confidence"]) for t in table["tiles"]]
         elif args.json:
-            print(json.dumps(tiles_json(tiles)))
+            print(json.dumps({"photo": str(path), **tiles_json(tiles)}))
         else:
             print(f"{path}: {count_of(len(tiles), 'tile')}")
             for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
