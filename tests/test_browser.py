@@ -376,39 +376,48 @@ def let_answers_go(driver) -> None:
     driver.execute_script("window.heldAnswers.splice(0).forEach((answer) => answer())")
 
 
+def scored_self_hand(driver) -> None:
+    """SELF_HAND laid out as a photo's table, its readout shown (tenpai)."""
+    load_table(driver, SELF_HAND)
+    wait_for(driver, lambda d: verdict(d).get("kind") == "tenpai")
+
+
+def correct_held(driver, index: int, code: str) -> None:
+    """Tile ``index`` corrected to ``code`` in the picker, the server's answer held back (``hold_answers``)."""
+    driver.find_element(By.CSS_SELECTOR, f'#overlay .tile-mark[data-index="{index}"] polygon').click()
+    driver.find_element(By.CSS_SELECTOR, f'#picker button[data-code="{code}"]').click()
+    wait_for(driver, lambda d: held(d) == 1)
+
+
+def scoring_lines(driver) -> list[str]:
+    return [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#readout .scoring")]
+
+
 def test_while_a_correction_is_scored_the_readout_says_so(page):
-    load_table(page, SELF_HAND)
-    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
-    assert page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == [] and settled(page)
+    scored_self_hand(page)
+    assert scoring_lines(page) == [] and settled(page)
     hold_answers(page)
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "6z")
     assert mark_of(page, 12)["kind"] == "6z"  # the tiles at once
-    assert [p.text for p in page.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["Scoring…"]
+    assert scoring_lines(page) == ["Scoring…"]
     assert not settled(page) and verdict(page) == {}  # no readout of the tiles before
     screenshot(page, "scoring")
     let_answers_go(page)
     wait_for(page, lambda d: verdict(d).get("shanten") == "1")
-    assert settled(page) and page.find_elements(By.CSS_SELECTOR, "#readout .scoring") == []
+    assert settled(page) and scoring_lines(page) == []
     # in Japanese too
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="5z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "5z")
     page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
-    wait_for(page, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .scoring")] == ["計算中…"])
+    wait_for(page, lambda d: scoring_lines(d) == ["計算中…"])
     let_answers_go(page)
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and settled(d))
 
 
 def test_a_photo_refused_while_a_correction_is_scored_leaves_that_corrections_readout(page, tmp_path):
     """Choosing a photo dropped the answer still to come for the tiles shown; refused, it left them unscored."""
-    load_table(page, SELF_HAND)
-    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    scored_self_hand(page)
     hold_answers(page)
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "6z")
     text = tmp_path / "notes.txt"
     text.write_text("not a photo")
     page.find_element(By.ID, "photo").send_keys(str(text))
@@ -417,19 +426,12 @@ def test_a_photo_refused_while_a_correction_is_scored_leaves_that_corrections_re
     wait_for(page, lambda d: verdict(d).get("shanten") == "1" and settled(d))
 
 
-def scoring_lines(driver) -> list[str]:
-    return [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#readout .scoring")]
-
-
 def test_leaving_the_photo_while_a_correction_is_scored_leaves_no_scoring_mark_behind(page):
     """The readout stayed dimmed (aria-busy) in the typed hand's tab, and after Clear, when the photo was left
     before a correction's answer came."""
-    load_table(page, SELF_HAND)
-    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    scored_self_hand(page)
     hold_answers(page)
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "6z")
     type_hand(page, "123m456p789s1122z")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
@@ -438,9 +440,7 @@ def test_leaving_the_photo_while_a_correction_is_scored_leaves_no_scoring_mark_b
     wait_for(page, lambda d: scoring_lines(d) == ["Scoring…"] and not settled(d))
     # each let go as it comes: the hand typed is scored a moment after the last key, in the tab shown by then
     wait_for(page, lambda d: let_answers_go(d) or (verdict(d).get("shanten") == "1" and settled(d)))
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="5z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "5z")
     page.find_element(By.ID, "clear-photo").click()
     wait_for(page, lambda d: d.switch_to.alert).accept()
     wait_for(page, lambda d: marks(d) == [])
@@ -589,12 +589,9 @@ def test_dora_indicators_set_on_one_photo_are_not_the_next_ones(page):
 
 def test_a_photos_answer_coming_while_another_tab_is_shown_leaves_that_tabs_error(page):
     """The answer to a correction, coming while the typed hand's refusal was shown, cleared its banner."""
-    load_table(page, SELF_HAND)
-    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    scored_self_hand(page)
     hold_answers(page)
-    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="12"] polygon').click()
-    page.find_element(By.CSS_SELECTOR, '#picker button[data-code="6z"]').click()
-    wait_for(page, lambda d: held(d) == 1)
+    correct_held(page, 12, "6z")
     type_hand(page, "123m456p789s11z 55x")
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: "unexpected character" in banner(d))
