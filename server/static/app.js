@@ -67,6 +67,12 @@ const postJson = (path, data) => api(path, { method: "POST", headers: { "Content
 // said again through messageText.
 const said = (text) => (typeof text === "function" ? text() : text);
 let bannerText = "";
+const sayings = new Map(); // a status line's id -> its text as given, said again by redrawAll
+
+function sayIn(id, text) {
+  sayings.set(id, text);
+  $(id).textContent = said(text);
+}
 
 function showError(message) {
   bannerText = message;
@@ -129,14 +135,13 @@ function drawTilesField(el, tiles, auto, onChange) {
 function drawContextTiles() {
   const { dora, ura } = indicators();
   const auto = dora === null;
+  // a change keeps the other row as shown (in Live, the photo's indicators are left behind with both)
   drawTilesField($("dora"), auto ? photoDora() : dora, auto, (next) => {
-    state.dora = next.length ? next : state.mode === "photo" && state.table ? [] : null;
-    if (state.mode === "live" && !ura.length) state.ura = [];  // the photo's left behind with its dora
+    Object.assign(state, { dora: next.length ? next : state.mode === "photo" && state.table ? [] : null, ura });
     indicatorsChanged();
   });
   drawTilesField($("ura"), ura, false, (next) => {
-    state.ura = next;
-    if (state.mode === "live" && dora === null) state.dora = null;
+    Object.assign(state, { dora, ura: next });
     indicatorsChanged();
   });
 }
@@ -912,11 +917,7 @@ function sendLiveOptions() {
   live.ws.send(JSON.stringify(liveOptions()));
 }
 
-let liveStatus = "";
-function setLiveStatus(text) {
-  liveStatus = text;
-  $("live-status").textContent = said(text);
-}
+const setLiveStatus = (text) => sayIn("live-status", text);
 
 function updateLiveUi() {
   $("live-toggle").textContent = t(live.on ? "live_stop" : "live_start");
@@ -1166,15 +1167,10 @@ function drawCalibOrder() {
   ].join("");
 }
 
-let calibStatus = "", calibResult = "";
-function setCalibStatus(text) {
-  calibStatus = text;
-  $("calib-status").textContent = said(text);
-}
+const setCalibStatus = (text) => sayIn("calib-status", text);
 
 function setCalibResult(text) {
-  calibResult = text;
-  $("calib-result").textContent = said(text);
+  sayIn("calib-result", text);
   $("calib-result").hidden = false;
 }
 
@@ -1353,9 +1349,7 @@ function setMode(mode, score = true) {
 function redrawAll() {
   applyLang();
   if (!$("banner").hidden) showError(bannerText);
-  setLiveStatus(liveStatus);
-  setCalibStatus(calibStatus);
-  if (!$("calib-result").hidden) setCalibResult(calibResult);
+  for (const [id, text] of sayings) $(id).textContent = said(text);
   drawDealer();
   drawContextTiles();
   if (state.table && state.photo) drawPhoto();
@@ -1650,11 +1644,10 @@ async function restorePhoto() {
     $("mirrored").checked = Boolean(kept.mirrored);
     $("profile").dataset.shown = kept.profileShown || "";
     state.file = state.shownFile = kept.file;
+    state.dora = kept.dora ?? null;  // set by hand on this photo: showPhoto makes them its own
+    state.ura = kept.ura || [];
     await showPhoto(URL.createObjectURL(kept.file),
       unscored({ width: kept.width, height: kept.height, mirrored: kept.mirrored, notes: [] }, tiles), { key: kept.file });
-    state.dora = kept.dora ?? null;  // set by hand on this photo
-    state.ura = kept.ura || [];
-    state.indicatorsOf = state.dora !== null || state.ura.length ? state.photoKey : null;
     state.tiles = tiles;  // as corrected, with what was set by hand
     state.history = kept.history || [];
     state.drawDeclared = kept.drawDeclared || {};
