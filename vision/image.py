@@ -3,7 +3,8 @@
 Limits are checked before decoding: at most ``MAX_BYTES`` of input and ``MAX_PIXELS`` pixels (OpenCV refuses a
 larger image from its header, so a decompression bomb never allocates). A truncated JPEG or PNG is refused
 instead of being read with a grey band, and so is a JPEG damaged mid-file where its decoder fills the rest grey
-(damage that decodes as other garbage cannot be told from a photo). EXIF orientation is honoured (OpenCV's default for colour reads).
+(damage that decodes as other garbage cannot be told from a photo). EXIF orientation is honoured (OpenCV's
+default for colour reads).
 """
 from __future__ import annotations
 
@@ -47,10 +48,12 @@ def decode_image(data: bytes) -> np.ndarray:
     if len(data) > MAX_BYTES:
         raise ImageError(f"image file is {len(data) / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
     fmt = image_format(data)
-    if fmt == "JPEG" and _jpeg_scan(data) is None and not _jpeg_header_cut(data):
-        raise ImageError("the JPEG's header is damaged (no image data can be found after it): send the file again")
-    if fmt == "JPEG" and not _jpeg_complete(data):
-        raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
+    if fmt == "JPEG":  # its header walked once for both
+        scan = _jpeg_scan(data)
+        if scan is None and not _jpeg_header_cut(data):
+            raise ImageError("the JPEG's header is damaged (no image data can be found after it): send the file again")
+        if not _jpeg_complete(data, scan):
+            raise ImageError("the JPEG is truncated (its end is missing): send the whole file")
     if fmt == "PNG" and not _png_complete(data):
         raise ImageError("the PNG is truncated (its end is missing): send the whole file")
     size = _header_size(data, fmt)
@@ -121,13 +124,12 @@ def _jpeg_markers(data: bytes):
         i += 2 if 0xD0 <= marker <= 0xD7 or marker == 0x01 else 2 + int.from_bytes(data[i + 2:i + 4], "big")
 
 
-def _jpeg_complete(data: bytes) -> bool:
+def _jpeg_complete(data: bytes, scan: int | None) -> bool:
     """Whether a JPEG's image data ends: an end-of-image marker somewhere after its first scan begins. Not the
     file's last bytes: a phone may add more after the image (a motion photo's video, a maker's trailer), which
     decodes fine; not any end marker either: an EXIF thumbnail, before the scan, has its own. Inside the scan's
     compressed data a 0xFF byte is always followed by 0x00 or a restart marker, so the first end marker there is
-    the image's."""
-    scan = _jpeg_scan(data)
+    the image's. ``scan``: where the first scan begins (``_jpeg_scan``)."""
     return scan is not None and data.find(b"\xff\xd9", scan) != -1
 
 
