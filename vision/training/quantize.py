@@ -6,7 +6,9 @@
 
 Why: on 2 cores the reader's convolutions dominate the time per photo (a photo has 15-140 tiles); int8 runs
 them about twice as fast. Activations are calibrated on generated images only (never the real photos), and
-the model card records the accuracy after quantization, measured by the same benches as before it.
+the model card records the accuracy after quantization, measured by the same benches as before it. The weights
+are int8 and the activations uint8: on an AVX2 CPU without VNNI onnxruntime computes that pair exactly only when
+asked (``vision.models.cpu_session``), so a model is judged through that session.
 """
 from __future__ import annotations
 
