@@ -102,6 +102,16 @@ def test_reader_trains_on_generated_crops_and_exports_an_onnx_the_run_time_loads
         torch_kinds = shipped(torch.from_numpy(val_batch))[0].numpy().argmax(1)
     onnx_kinds = TileReader(shipped_path)._run(val)["kind_logits"].argmax(1)
     assert len(val) >= 10 and np.mean(torch_kinds == onnx_kinds) >= 0.9
+    # quantized as the model card says, its weights 7-bit (exact on every CPU), reading as the float file does
+    import onnx
+
+    from vision.training.quantize import quantize
+
+    quantize(tmp_path / "reader.onnx", sorted((tmp_path / "crops").glob("train/*/*.jpg"))[:20], tmp_path / "q.onnx")
+    weights = [w for _, w in conv_weights(onnx.load(str(tmp_path / "q.onnx")))]
+    assert len(weights) >= 7 and all(w.dtype == np.int8 and -64 <= w.min() and w.max() <= 64 for w in weights)
+    quantized = TileReader(tmp_path / "q.onnx")._run(val)["kind_logits"].argmax(1)
+    assert np.mean(quantized == TileReader(tmp_path / "reader.onnx")._run(val)["kind_logits"].argmax(1)) >= 0.8
     with pytest.raises(FileNotFoundError):  # --weights is read, not ignored
         classifier.train(tmp_path / "crops", tmp_path / "again.onnx", epochs=1, batch=32, seed=0,
                          log=lambda *_: None, weights=tmp_path / "missing.pt")
@@ -231,12 +241,24 @@ def test_refiner_trains_on_the_detectors_boxes_and_exports_an_onnx_the_run_time_
     assert np.allclose(moved, expected, atol=1e-2)
 
 
+def conv_weights(model):
+    """(node feeding a Conv or Gemm its int weights, those weights) for each quantized weight tensor of ``model``."""
+    from onnx import numpy_helper
+
+    init = {i.name: i for i in model.graph.initializer}
+    made_by = {o: n for n in model.graph.node for o in n.output}
+    for node in model.graph.node:
+        dq = made_by.get(node.input[1]) if node.op_type in ("Conv", "Gemm") else None
+        if dq is not None and dq.op_type == "DequantizeLinear" and dq.input[0] in init:
+            yield dq, numpy_helper.to_array(init[dq.input[0]])
+
+
 def test_the_shipped_int8_readers_score_a_real_crop_as_exact_integer_arithmetic_does_on_any_cpu(training_stack,
                                                                                                    shared, tmp_path):
-    """On a CPU with AVX2 and no VNNI, onnxruntime's fast uint8 x int8 kernel saturates (the first reader read 87
-    of 293 generated crops right there, session 78). The same model with its weights stored as uint8 (each
-    int8 weight and zero point plus 128: the same numbers) runs on kernels that are exact on every CPU, so the
-    run time's scores must equal those."""
+    """On a CPU with AVX2 and no VNNI, onnxruntime's fast uint8 x int8 kernel adds pairs of products in 16 bits:
+    8-bit weights overflow it (the first reader read 87 of 293 generated crops right there, session 78), 7-bit
+    ones cannot. The same model with its weights stored as uint8 (each int8 weight and zero point plus 128: the
+    same numbers) runs on kernels that are exact on every CPU, so the run time's scores must equal those."""
     import onnx
     from onnx import numpy_helper
 
@@ -247,18 +269,53 @@ def test_the_shipped_int8_readers_score_a_real_crop_as_exact_integer_arithmetic_
     crops = [cv2.imread(str(p)) for p in sorted((shared / "data/real-tiles/crops").glob("*.jpg"))[:64]]
     for name in (READER, SECOND_READER, CUT_READER, SMALL_READER, HARD_READER):
         model = onnx.load(str(model_file(name)))
-        weights = {i.name: i for i in model.graph.initializer}
-        shifted = 0
-        for node in model.graph.node:
-            if node.op_type == "DequantizeLinear" and node.input[0] in weights:
-                values, zero = (numpy_helper.to_array(weights[n]) for n in (node.input[0], node.input[2]))
-                if values.dtype == np.int8:
-                    for n, v in ((node.input[0], values), (node.input[2], zero)):
-                        weights[n].CopyFrom(numpy_helper.from_array((v.astype(np.int16) + 128).astype(np.uint8), n))
-                    shifted += 1
-        assert shifted >= 7, name  # every conv's weights (and the heads')
+        weights = list(conv_weights(model))
+        assert len(weights) >= 7 and all(w.dtype == np.int8 and -64 <= w.min() and w.max() <= 64
+                                         for _, w in weights), name  # every conv's and head's, 7-bit
+        init = {i.name: i for i in model.graph.initializer}
+        for dq, w in weights:
+            zero = numpy_helper.to_array(init[dq.input[2]])
+            for n, v in ((dq.input[0], w), (dq.input[2], zero)):
+                init[n].CopyFrom(numpy_helper.from_array((v.astype(np.int16) + 128).astype(np.uint8), n))
         onnx.save(model, str(tmp_path / name))
         shipped, exact = cpu_session(model_file(name)), cpu_session(tmp_path / name)
         feed = {shipped.get_inputs()[0].name: preprocess_batch(crops, tuple(shipped.get_inputs()[0].shape[2:]))}
         for ours, reference in zip(shipped.run(None, feed), exact.run(None, feed)):
             np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-5, err_msg=name)
+
+
+def test_seven_bit_halves_an_eight_bit_reader_back_to_the_same_numbers(training_stack, shared, tmp_path):
+    """The shipped reader made 8-bit (its weights and biases doubled, their scales halved: the same values, but a
+    weight of 64 made 127, the most int8 holds), then 7-bit again by ``--seven-bit``, is the shipped reader:
+    halving is exact on even integers, and 127 / 2 rounds to the even 64."""
+    import onnx
+    from onnx import numpy_helper
+
+    from vision.models import READER, cpu_session, model_file
+    from vision.reader import preprocess_batch
+    from vision.training.quantize import main as quantize_main
+
+    model = onnx.load(str(model_file(READER)))
+    init = {i.name: i for i in model.graph.initializer}
+    made_by = {o: n for n in model.graph.node for o in n.output}
+    scaled = set()
+    for dq, _ in conv_weights(model):
+        bias = [made_by[n.input[2]] for n in model.graph.node if len(n.input) > 2 and n.input[1] == dq.output[0]]
+        for node, dtype in [(dq, np.int8)] + [(b, np.int32) for b in bias]:
+            values, scale = (numpy_helper.to_array(init[n]) for n in node.input[:2])
+            doubled = np.minimum(values.astype(np.int64) * 2, 127 if dtype == np.int8 else 2 ** 31 - 1)
+            init[node.input[0]].CopyFrom(numpy_helper.from_array(doubled.astype(dtype), node.input[0]))
+            if node.input[1] not in scaled:
+                init[node.input[1]].CopyFrom(numpy_helper.from_array(scale / 2, node.input[1]))
+                scaled.add(node.input[1])
+    onnx.save(model, str(tmp_path / "eight.onnx"))
+    assert max(int(np.abs(w.astype(int)).max()) for _, w in conv_weights(model)) > 64
+    quantize_main(["--model", str(tmp_path / "eight.onnx"), "--seven-bit", "--out", str(tmp_path / "seven.onnx")])
+    again, shipped = onnx.load(str(tmp_path / "seven.onnx")), onnx.load(str(model_file(READER)))
+    for a, b in zip(again.graph.initializer, shipped.graph.initializer):
+        assert a.name == b.name and np.array_equal(numpy_helper.to_array(a), numpy_helper.to_array(b)), a.name
+    crops = [cv2.imread(str(p)) for p in sorted((shared / "data/real-tiles/crops").glob("*.jpg"))[:16]]
+    feed = preprocess_batch(crops, (64, 48))
+    ours, theirs = cpu_session(tmp_path / "seven.onnx"), cpu_session(model_file(READER))
+    np.testing.assert_array_equal(ours.run(None, {ours.get_inputs()[0].name: feed})[0],
+                                  theirs.run(None, {theirs.get_inputs()[0].name: feed})[0])

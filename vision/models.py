@@ -27,10 +27,11 @@ def cpu_session(path: str | Path, threads: int = 2):
 
     The int8 readers multiply uint8 activations by int8 weights. On an x86 CPU with AVX2 but no VNNI (AMD Zen 2
     and 3, Intel before Ice Lake: many laptops) onnxruntime's fast kernel for that adds pairs of products into
-    16 bits and saturates: on such a machine (session 78) the first reader read 87 of 293 generated crops right,
-    the real whole-set photos 324 / 333. ``session.x64quantprecision`` makes onnxruntime compute them exactly
-    there (293 / 293, 333 / 333; the same scores as on a CPU with VNNI, where it changes nothing), for about a
-    third more time in the readers."""
+    16 bits, which 8-bit weights overflow: on such a machine (session 78) the readers as they were then read 87 of
+    293 generated crops right, the real whole-set photos 324 / 333. The shipped readers' weights are now 7-bit,
+    which cannot overflow (``vision.training.quantize``); ``session.x64quantprecision`` has onnxruntime compute
+    any 8-bit weights exactly there too (a model to try, ``RIICHI_LENS_MODELS``), a third slower, and changes
+    nothing for 7-bit weights or on a CPU with VNNI."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
