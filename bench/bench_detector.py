@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets.generate import default_shared  # noqa: E402
+from vision.models import cpu_kind  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 GRID = [["0m", "0p", "0s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
@@ -189,7 +190,7 @@ def main() -> None:
         except ImportError:
             print("mahjong-detector is not installed (pip install -e '.[bench]'): measuring ours alone")
     n = sum(len(r) for r in GRID) * len(photos)
-    print(f"command: python bench/bench_detector.py   machine: {os.cpu_count()} cores, {platform.machine()}, "
+    print(f"command: python bench/bench_detector.py   machine: {os.cpu_count()} cores, {cpu_kind()}, "
           f"python {platform.python_version()}")
     print(f"{len(photos)} photos, {n} tiles (../shared/data/real-tiles/photos/group_*.jpg)\n")
     print("| model | read correctly | the same, a red five read as its plain five counted correct | misread | "

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets.generate import default_shared  # noqa: E402
-from vision.models import shipped_reader  # noqa: E402
+from vision.models import cpu_kind, shipped_reader  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
 
 # real-tiles file name stem -> rules notation
@@ -59,7 +59,7 @@ def main() -> None:
             flipped += 1
     correct = len(crops) - sum(wrong.values())
     print("command: python bench/bench_reader.py" + (f" --model {args.model}" if args.model else ""))
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}")
+    print(f"machine: {cpu_kind()}, {os.cpu_count()} cores, python {platform.python_version()}")
     print(f"real crops read correctly: {correct}/{len(crops)} = {correct / len(crops):.2%}")
     print(f"read as turned a quarter or a half round (all are upright): {flipped}")
     print(f"time: {1000 * elapsed / len(crops):.2f} ms per crop (batch of {len(crops)})")

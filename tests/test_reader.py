@@ -361,3 +361,18 @@ def test_the_small_reader_reads_unseen_tiles_better_beside_the_pair(shared, tmp_
     in crops cut as the run time cuts them, any way up.)"""
     with_it, without, total = _read_with_and_without(shared, tmp_path, 198, "small_reader")
     assert with_it["all"] > without["all"] and total["all"] > 1000, (with_it["all"], without["all"], total["all"])
+
+
+def test_the_benches_name_the_cpu_and_whether_it_has_vnni_which_the_int8_readers_speed_depends_on(tmp_path,
+                                                                                                 monkeypatch):
+    import platform
+
+    from vision.models import cpu_kind
+
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    zen3, icelake = tmp_path / "zen3", tmp_path / "icelake"
+    zen3.write_text("processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu sse2 avx fma avx2 bmi2\n")
+    icelake.write_text("model name\t: Intel(R) Core(TM) i7-1065G7\nflags\t\t: avx2 avx512f avx512_vnni\n")
+    assert cpu_kind(zen3) == "AMD EPYC 7B13, AVX2, no VNNI"
+    assert cpu_kind(icelake) == "Intel(R) Core(TM) i7-1065G7, AVX-512, VNNI"
+    assert cpu_kind(tmp_path / "none") == (platform.processor() or "x86_64")  # no /proc: the platform's word

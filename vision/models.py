@@ -42,6 +42,23 @@ def cpu_session(path: str | Path, threads: int = 2):
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
+def cpu_kind(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The CPU's name and whether it has VNNI, which the int8 readers' speed depends on (``cpu_session``), for the
+    benches' machine line; from /proc/cpuinfo, or the platform's word for it elsewhere."""
+    import platform
+
+    try:
+        info = cpuinfo.read_text()
+    except OSError:
+        return platform.processor() or platform.machine()
+    name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")),
+                platform.machine())
+    flags = set(next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), []))
+    vector = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "no AVX2"
+    vnni = "VNNI" if flags & {"avx512_vnni", "avx_vnni"} else "no VNNI"
+    return f"{name}, {vector}, {vnni}" if platform.machine() in ("x86_64", "AMD64") else name
+
+
 def model_file(name: str) -> Path:
     folder = os.environ.get("RIICHI_LENS_MODELS")
     path = Path(folder) / name if folder else Path(str(resources.files("riichi_lens_models") / name))
