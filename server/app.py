@@ -35,6 +35,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# A count or a flag as JSON writes it: pydantic's lax mode took "2" honba as 2 and true as 1, and 1 or "yes" for
+# riichi as true, scoring what a client's bug sent as if meant
+Count = Annotated[int, Field(strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
+
+
 class MeldIn(Strict):
     kind: Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
     tiles: list[str]
@@ -45,42 +51,42 @@ class MeldIn(Strict):
 
 class DiscardIn(Strict):
     tile: str
-    riichi: bool = False
-    called: bool = False
+    riichi: Flag = False
+    called: Flag = False
 
 
 class MissedIn(Strict):
     tile: str
-    after_riichi: bool = False
-    drawn_since: bool = False
-    called_since: bool = False
+    after_riichi: Flag = False
+    drawn_since: Flag = False
+    called_since: Flag = False
 
 
 class ContextIn(Strict):
     seat_wind: Wind = "E"
     round_wind: Wind = "E"
-    tsumo: bool = False
+    tsumo: Flag = False
     win_from: Source | None = None
-    riichi: bool = False
-    double_riichi: bool = False
-    ippatsu: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    rinshan: bool = False
-    chankan: bool = False
-    tenhou: bool = False
-    chiihou: bool = False
-    renhou: bool = False
+    riichi: Flag = False
+    double_riichi: Flag = False
+    ippatsu: Flag = False
+    haitei: Flag = False
+    houtei: Flag = False
+    rinshan: Flag = False
+    chankan: Flag = False
+    tenhou: Flag = False
+    chiihou: Flag = False
+    renhou: Flag = False
     dora_indicators: list[str] = Field(default_factory=list)
     ura_indicators: list[str] = Field(default_factory=list)
-    kita: int = 0
-    honba: int = 0
-    riichi_sticks: int = 0
+    kita: Count = 0
+    honba: Count = 0
+    riichi_sticks: Count = 0
     discards: list[DiscardIn] = Field(default_factory=list)
     missed: list[MissedIn] = Field(default_factory=list)
     visible: list[str] = Field(default_factory=list)
     pao: Source | None = None
-    other_winner_nearer: bool = Field(False, description="a double ron whose other winner sits nearer the "
+    other_winner_nearer: Flag = Field(False, description="a double ron whose other winner sits nearer the "
                                                          "discarder: that winner takes the honba and the sticks")
 
 
@@ -110,7 +116,7 @@ class TileIn(Strict):
     polygon: list[tuple[Pixel, Pixel]] = Field(min_length=4, max_length=4,
                                                description="corners TL, TR, BR, BL as the glyph reads, in pixels")
     confidence: Probability = 1.0
-    fixed: bool = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
+    fixed: Flag = Field(False, description="set by hand: its lie (the polygon's corner order) is kept as given")
     candidates: list[tuple[TileKind, Probability]] = Field(
         default_factory=list, max_length=5,
         description="the reader's likeliest kinds, its kind first, as /api/recognize gave them: where the rules rule "
@@ -137,14 +143,14 @@ class TableRequest(Strict):
     context: ContextIn = Field(default_factory=ContextIn)
     ruleset: str = Field("tenhou", description=RULESET_HELP)
     seat: SeatName = "self"
-    draw_declared: dict[SeatName, bool] = Field(
+    draw_declared: dict[SeatName, Flag] = Field(
         default_factory=dict, examples=[{"left": False}],
         description="at an exhaustive draw, what a seat declared: true tenpai, false noten. It stands over the "
                     "photo: a seat out of view, a hand misread, a tenpai player who declared noten")
-    won_on: int | None = Field(
+    won_on: Count | None = Field(
         None, ge=0, description="the index in tiles of the tile the scored hand won on, as the user says: it stands "
                                 "over the tile the photo sets apart (a note says where it cannot be one)")
-    dora_from_photo: bool = Field(
+    dora_from_photo: Flag = Field(
         True, description="false: none of the tiles is a dora indicator (the user took away those the photo "
                           "showed): the context's are scored, or none")
 

@@ -168,6 +168,28 @@ def test_table_rescores_corrected_tiles(client):
     assert not readout["tenpai"] and readout["shanten"] == 1
 
 
+def test_a_count_or_a_flag_sent_as_another_type_is_refused_naming_it_not_taken_as_meant(client):
+    """Until session 78 pydantic's lax mode scored "2" honba as 2, true honba as 1, and riichi 1 or "true" as a
+    riichi: what a client's bug sent was scored as if meant."""
+    hand = "123m456p789s11z 555z"
+    for context, field in (({"honba": "2"}, "honba"), ({"honba": True}, "honba"), ({"riichi_sticks": 1.5},
+                           "riichi_sticks"), ({"riichi": 1}, "riichi"), ({"tsumo": "true"}, "tsumo"),
+                           ({"discards": [{"tile": "1m", "riichi": "yes"}]}, "riichi")):
+        r = client.post("/api/score", json={"hand": hand, "context": context})
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == field, context
+    plain = client.post("/api/score", json={"hand": hand, "context": {"honba": 2, "riichi": True, "tsumo": True}})
+    win = plain.json()["win"]  # riichi, tsumo, haku; two honba: 200 from each
+    assert plain.status_code == 200 and win["han"] == 3 and {p["honba"] for p in win["payments"]} == {200}
+    tile = {"kind": "5m", "polygon": [[0, 0], [30, 0], [30, 40], [0, 40]], "fixed": 1}
+    r = client.post("/api/table", json={"tiles": [tile]})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "tiles", 0, "fixed"]
+    r = client.post("/api/table", json={"tiles": [dict(tile, fixed=True)], "won_on": "0"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "won_on"]
+    jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
+    r = client.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}, data={"context": '{"honba": "2"}'})
+    assert r.status_code == 422 and r.json()["part"] == "context" and "honba" in r.json()["error"]
+
+
 def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
     """A context field the API did not know (other_winner_nearer, until session 75) was dropped without a word."""
     r = client.post("/api/score", json={"hand": "123m456p789s11z 555z", "context": {"honbaa": 2}})
