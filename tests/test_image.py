@@ -145,3 +145,31 @@ def test_missing_file_and_bad_arrays(tmp_path):
         load_image(np.zeros((4, 4, 2), np.uint8))
     with pytest.raises(ImageError, match="uint8"):
         load_image(np.zeros((4, 4, 3), np.float32))
+
+
+def test_a_transparent_photo_is_read_as_a_viewer_shows_it_over_white_and_one_transparent_all_over_refused():
+    """Until session 78 the colours stored under a PNG's transparency were read (a cut-out's background is often
+    black): the photo as a page shows it is white there. A photo transparent all over shows nothing."""
+    rgba = np.zeros((40, 50, 4), np.uint8)
+    rgba[..., :3] = (0, 0, 0)  # the hidden colour: black
+    rgba[5:15, 5:15] = (20, 180, 40, 255)  # an opaque patch
+    rgba[30, 30] = (100, 100, 100, 51)  # a fifth opaque: a fifth of the grey over four fifths of white
+    for ext in (".png", ".webp"):
+        data = cv2.imencode(ext, rgba, [cv2.IMWRITE_WEBP_QUALITY, 101] if ext == ".webp" else [])[1].tobytes()
+        image = load_image(data)
+        assert image.shape == (40, 50, 3) and (image[0, 0] == 255).all(), ext
+        assert (image[10, 10] == (20, 180, 40)).all() and (abs(image[30, 30].astype(int) - 224) <= 1).all(), ext
+    opaque = rgba.copy()
+    opaque[..., 3] = 255
+    np.testing.assert_array_equal(load_image(cv2.imencode(".png", opaque)[1].tobytes()), opaque[..., :3])
+    clear = rgba.copy()
+    clear[..., 3] = 0
+    with pytest.raises(ImageError, match="PNG is transparent all over: nothing in it shows"):
+        load_image(cv2.imencode(".png", clear)[1].tobytes())
+    # a palette PNG whose transparency is a tRNS chunk: its transparent entry white too
+    pal = cv2.imencode(".png", rgba[..., :3])[1].tobytes()  # an RGB PNG given a transparent colour: black
+    idat = pal.find(b"IDAT") - 4
+    trns = b"tRNS" + bytes(6)
+    chunk = struct.pack(">I", 6) + trns + struct.pack(">I", zlib.crc32(trns))
+    image = load_image(pal[:idat] + chunk + pal[idat:])
+    assert (image[0, 0] == 255).all() and (image[10, 10] == (20, 180, 40)).all()

@@ -71,7 +71,30 @@ def decode_image(data: bytes) -> np.ndarray:
     if fmt == "JPEG" and (share := _grey_after_damage(image)):
         raise ImageError(f"the JPEG is damaged: its image data breaks off and the last {share:.0%} of it shows "
                          "as blank grey: send the file again")
+    if fmt in ("WebP", "TIFF") or (fmt == "PNG" and _png_may_be_transparent(data)):
+        image = _over_white(image, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED), fmt)
     return image
+
+
+def _png_may_be_transparent(data: bytes) -> bool:
+    """An alpha channel (colour type 4 or 6) or a transparent colour or palette entry (a tRNS chunk)."""
+    return len(data) > 25 and data[25] in (4, 6) or b"tRNS" in data[:data.find(b"IDAT")]
+
+
+def _over_white(image: np.ndarray, full: np.ndarray | None, fmt: str) -> np.ndarray:
+    """The photo as a viewer shows it on a white page: where it is transparent, white, not the colours stored
+    under the transparency (a cut-out's background is often black, or anything), which the detector would read.
+    One transparent all over shows nothing and is refused. ``full``: the file decoded with its alpha channel."""
+    if full is None or full.ndim != 3 or full.shape[2] != 4 or full.shape[:2] != image.shape[:2]:
+        return image  # no alpha; or turned by an EXIF orientation the colour decode applied: left as it is
+    alpha = full[..., 3]
+    opaque = np.iinfo(alpha.dtype).max if alpha.dtype.kind in "ui" else 1.0
+    if alpha.min() >= opaque:
+        return image
+    if alpha.max() <= 0:
+        raise ImageError(f"the {fmt} is transparent all over: nothing in it shows")
+    a = (alpha.astype(np.float32) / np.float32(opaque))[..., None]
+    return np.clip(image * a + 255 * (1 - a) + 0.5, 0, 255).astype(np.uint8)
 
 
 GREY_BAND = 16  # rows (or columns, the photo turned by its EXIF orientation) at the least: two blocks of 8
