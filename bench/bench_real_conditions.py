@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_detector import GRID, Peer, rows_of, score  # noqa: E402
 from bench_reader import REAL_NAMES  # noqa: E402
 from datasets.generate import default_shared  # noqa: E402
+from vision.models import cpu_kind  # noqa: E402
 from vision.tiles import TileFinder  # noqa: E402
 
 
@@ -238,7 +239,7 @@ def main() -> None:
     options = (" --single" if args.single else "") + (" --peer" if args.peer else "") + (
         f" --only {args.only}" if words else "")
     print(f"command: python bench/bench_real_conditions.py{options}   machine: {os.cpu_count()} cores, "
-          f"{platform.machine()}, python {platform.python_version()}; reader {finder.reader.sha256[:12]}")
+          f"{cpu_kind()}, python {platform.python_version()}; reader {finder.reader.sha256[:12]}")
     if args.single:
         read_single(finder, photos, conditions)
     else:
