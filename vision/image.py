@@ -71,14 +71,22 @@ def decode_image(data: bytes) -> np.ndarray:
     if fmt == "JPEG" and (share := _grey_after_damage(image)):
         raise ImageError(f"the JPEG is damaged: its image data breaks off and the last {share:.0%} of it shows "
                          "as blank grey: send the file again")
-    if fmt in ("WebP", "TIFF") or (fmt == "PNG" and _png_may_be_transparent(data)):
+    if _may_be_transparent(data, fmt):  # decoded again with its alpha, which the colour decode drops
         image = _over_white(image, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED), fmt)
     return image
 
 
-def _png_may_be_transparent(data: bytes) -> bool:
-    """An alpha channel (colour type 4 or 6) or a transparent colour or palette entry (a tRNS chunk)."""
-    return len(data) > 25 and data[25] in (4, 6) or b"tRNS" in data[:data.find(b"IDAT")]
+def _may_be_transparent(data: bytes, fmt: str) -> bool:
+    """Whether the header says the image has transparency: a PNG's alpha channel (colour type 4 or 6) or
+    transparent colour or palette entry (a tRNS chunk); a WebP's alpha flag (extended, VP8X) or bit (lossless,
+    VP8L; a plain lossy one has none). A TIFF's is not looked for: it is decoded again whatever it holds."""
+    if fmt == "PNG":
+        return len(data) > 25 and data[25] in (4, 6) or b"tRNS" in data[:data.find(b"IDAT")]
+    if fmt == "WebP" and len(data) >= 25:
+        chunk = data[12:16]
+        return (chunk == b"VP8X" and bool(data[20] & 0x10)
+                or chunk == b"VP8L" and bool(int.from_bytes(data[21:25], "little") >> 28 & 1))
+    return fmt == "TIFF"
 
 
 def _over_white(image: np.ndarray, full: np.ndarray | None, fmt: str) -> np.ndarray:
