@@ -413,6 +413,31 @@ def test_while_a_correction_is_scored_the_readout_says_so(page):
     wait_for(page, lambda d: verdict(d).get("kind") == "tenpai" and settled(d))
 
 
+def test_the_readout_a_change_will_replace_keeps_its_texts_contrast(page):
+    """The readout still shown while a changed context is scored was dimmed to 0.55 opacity (its text 3.7:1, the
+    small text 2.3:1, under WCAG's 4.5:1): it is greyed instead, each text as dark as before."""
+    scored_self_hand(page)
+    hold_answers(page)
+    honba = page.find_element(By.ID, "honba")
+    honba.clear()
+    honba.send_keys("2")
+    wait_for(page, lambda d: held(d) >= 1 and not settled(d))
+    assert scoring_lines(page) == ["Scoring…"] and verdict(page).get("kind") == "tenpai"  # the one before, shown
+    faded = page.execute_script("""
+        const out = [];
+        for (const el of document.querySelectorAll('#readout *')) {
+          let opacity = 1;
+          for (let e = el; e && e.id !== 'readout'; e = e.parentElement) opacity *= +getComputedStyle(e).opacity;
+          if (opacity < 1 && el.textContent.trim()) out.push(el.tagName + ' ' + opacity);
+        }
+        return out;""")
+    assert faded == []
+    assert "grayscale" in page.execute_script(
+        "return getComputedStyle(document.querySelector('#readout > .verdict')).filter")
+    let_answers_go(page)
+    wait_for(page, lambda d: settled(d) and verdict(d).get("kind") == "tenpai")
+
+
 def test_a_photo_refused_while_a_correction_is_scored_leaves_that_corrections_readout(page, tmp_path):
     """Choosing a photo dropped the answer still to come for the tiles shown; refused, it left them unscored."""
     scored_self_hand(page)
@@ -1444,3 +1469,9 @@ def test_the_tabs_are_moved_between_by_the_arrow_keys(page):
     assert page.execute_script(selected) == "tab-photo"
     assert page.execute_script("return [...document.querySelectorAll('.tabs [role=tab]')].map((b) => b.tabIndex)") == [
         0, -1, -1, -1]  # Tab lands on the chosen one only
+    # each tab names the panel it shows, and that panel is named by its tab (what a screen reader says on entering)
+    pairs = page.execute_script("""return [...document.querySelectorAll('.tabs [role=tab]')].map((b) => {
+        const p = document.getElementById(b.getAttribute('aria-controls'));
+        return [b.id, p && p.getAttribute('role'), p && p.getAttribute('aria-labelledby'), p && !p.hidden];});""")
+    assert pairs == [["tab-photo", "tabpanel", "tab-photo", True], ["tab-live", "tabpanel", "tab-live", False],
+                     ["tab-typed", "tabpanel", "tab-typed", False], ["tab-calib", "tabpanel", "tab-calib", False]]

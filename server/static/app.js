@@ -650,7 +650,7 @@ function drawReadout() {
 }
 
 // A correction's tiles are drawn at once and their readout when the server answers: till then the readout says it
-// is coming (on a slow link it would otherwise vanish) and one still shown (the context changed) is dimmed as the
+// is coming (on a slow link it would otherwise vanish) and one still shown (the context changed) is greyed as the
 // one before. Only the line and the mark change: the panel is not drawn again under a select the user just set.
 function showScoring() {
   const el = $("readout");
