@@ -1082,7 +1082,7 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
     assert rows == [("self", "+1500"), ("right", "-1500"), ("across", "-1500"), ("left", "+1500")]
     left = page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="left"]')
     assert left.text.startswith("left Tenpai") and [i.get_attribute("alt") for i in left.find_elements(
-        By.CSS_SELECTOR, "img")] == ["9m"]
+        By.CSS_SELECTOR, "img")] == ["9 man"]
     assert "hand face down" in page.find_element(By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text
     screenshot(page, "draw")
 
@@ -1360,7 +1360,7 @@ def test_a_tile_can_be_corrected_from_the_keyboard_alone(page):
     assert page.execute_script(active) == "0"  # on the tile as drawn again, for the next key
     label = page.execute_script("return document.querySelector('#overlay .tile-mark[data-index=\"0\"]')"
                                 ".getAttribute('aria-label')")
-    assert label.startswith(f"{other}, ")  # its kind, then its role (and seat) for a screen reader
+    assert label.startswith(f"{other} ({other[0]} man), ")  # its kind, then its role (and seat) for a screen reader
     page.find_element(By.CSS_SELECTOR, "#dora .chip.add").send_keys(Keys.ENTER)  # the dora row's + too
     wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
     assert not page.find_element(By.ID, "picker-zoom").is_displayed()  # no photo's tile to show for a dora
@@ -1407,7 +1407,7 @@ def test_a_tiles_spoken_name_holds_its_tooltip_and_the_headings_go_down_one_leve
     wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems li"))
     names = page.execute_script("return [...document.querySelectorAll('#overlay .tile-mark')].map((m) => "
                                 "[m.getAttribute('aria-label'), m.querySelector('title').textContent])")
-    assert all(label == title for label, title in names) and names[0][0].startswith("1m, ")
+    assert all(label == title for label, title in names) and names[0][0].startswith("1m (1 man), ")
     assert names[0][0].endswith(", 40%")  # the tooltip's confidence, said too
     type_hand(page, "123m456p789s11z 555z")
     page.find_element(By.ID, "score").click()
@@ -1455,6 +1455,21 @@ def test_the_api_docs_are_drawn_offline(page, base_url):
     html = page.page_source
     assert not re.search(r"""(src|href)=["']https?://""", html)  # nothing from outside
     assert console_errors(page) == []
+
+
+def test_a_tile_is_named_as_said_not_by_its_code(page):
+    """A tile's picture was named by its code ("0p", read aloud "zero p"): it is named as players say it, in the
+    page's language, and its tooltip keeps the code."""
+    load_table(page, "1m 2m 3m 4p 0p 6p 7s 8s 9s 1z 1z 7z 7z")
+    wait_for(page, lambda d: verdict(d).get("kind") == "tenpai")
+    pictures = "return [...document.querySelectorAll('#readout img')].map((i) => [i.alt, i.title])"
+    names = dict(page.execute_script(pictures))
+    assert {"1 man", "red 5 pin", "9 sou", "east wind", "chun"} <= set(names)
+    assert names["red 5 pin"] == "0p (red 5 pin)" and names["east wind"] == "1z (east wind)"
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    wait_for(page, lambda d: "赤五筒" in dict(d.execute_script(pictures)))
+    assert {"一萬", "赤五筒", "九索", "東", "中"} <= set(dict(page.execute_script(pictures)))
+    page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
 
 
 def test_the_tabs_are_moved_between_by_the_arrow_keys(page):

@@ -117,7 +117,7 @@ function drawTilesField(el, tiles, auto, onChange) {
   // drawn again under the focus (an answer's dora): the focus stays on the chip, or the +, in its place
   const focused = el.contains(document.activeElement) ? document.activeElement.dataset.i ?? "add" : null;
   const chips = tiles.map((c, i) => `<button type="button" class="chip${auto ? " auto" : ""}" data-i="${i}" title="${esc(c)} ✕" ` +
-    `aria-label="${esc(t("remove_tile", c))}">${tileImg(c, "small")}</button>`);
+    `aria-label="${esc(t("remove_tile", tileName(c)))}">${tileImg(c, "small")}</button>`);
   const note = auto && tiles.length ? `<small class="hint">${t("from_photo")}</small>` : "";
   el.innerHTML = chips.join("") + note + `<button type="button" class="chip add" title="${esc(t("add"))}" aria-label="${esc(t("add"))}">+</button>`;
   el.querySelectorAll(".chip[data-i]").forEach((b) => b.addEventListener("click", () => onChange(tiles.filter((_, i) => i !== +b.dataset.i))));
@@ -498,7 +498,7 @@ function tileMark(tile, index, view) {
   if (view.highlight.has(index)) classes.push("hl");
   if (index === view.won) classes.push("won");
   // one name for the tooltip and a screen reader (the tooltip's words left out of the name fail WCAG 2.5.3)
-  const name = [tile.kind, t("role_" + (tile.role || "stray")), tile.seat ? t(tile.seat) : null, low ? t("low_conf") : null,
+  const name = [tileLabel(tile.kind), t("role_" + (tile.role || "stray")), tile.seat ? t(tile.seat) : null, low ? t("low_conf") : null,
     `${(tile.confidence * 100).toFixed(0)}%`, read !== tile.kind ? t("read_as", read, tile.kind) : null].filter(Boolean).join(", ");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, "data-role": tile.role || "stray",
     "aria-label": name, ...(view.interactive ? { tabindex: 0, role: "button" } : {}) });
@@ -1231,8 +1231,8 @@ function calibMark(tile, index, twice) {
   if (tile.kind !== calib.found[index]) classes.push("changed");
   if (twice.has(tile.kind)) classes.push("twice");
   const g = svgEl("g", { class: classes.join(" "), "data-index": index, "data-kind": tile.kind, tabindex: 0, role: "button",
-    "aria-label": tile.kind });
-  g.append(svgEl("title", {}, tile.kind));
+    "aria-label": tileLabel(tile.kind) });
+  g.append(svgEl("title", {}, tileLabel(tile.kind)));
   g.append(svgEl("polygon", { points: pointsAttr(tile.polygon) }));
   // the kind it will be learnt as: a small tile over the lower right of the tile, so the photo's face still shows
   const bw = Math.max(w * 0.45, calib.width / 80), bh = bw * 4 / 3;

@@ -387,6 +387,28 @@ function messageText(message) {
   return message;
 }
 
+// A tile's name as a screen reader says it (an image's alt): "red 5 pin", "east wind"; 赤五筒, 東. Its code ("0p") is
+// what the page shows on a photo's tiles and in the hand's notation, read aloud letter by letter.
+const SUITS = { en: { m: "man", p: "pin", s: "sou" }, ja: { m: "萬", p: "筒", s: "索" } };
+const HONOURS = {
+  en: ["east wind", "south wind", "west wind", "north wind", "haku", "hatsu", "chun"],
+  ja: ["東", "南", "西", "北", "白", "發", "中"],
+};
+const NUMERALS_JA = "〇一二三四五六七八九";
+
+function tileName(code) {
+  if (code === "back") return t("face_down");
+  const m = /^([0-9])([mpsz])$/.exec(code);
+  if (!m) return code;
+  const n = +m[1];
+  if (m[2] === "z") return HONOURS[lang][n - 1] ?? code;
+  if (lang === "ja") return (n === 0 ? "赤五" : NUMERALS_JA[n]) + SUITS.ja[m[2]];
+  return (n === 0 ? "red 5 " : n + " ") + SUITS.en[m[2]];
+}
+
+// The code as shown and the name as said, for a name that holds a tile's visible label (WCAG 2.5.3): "0p (red 5 pin)".
+const tileLabel = (code) => (code === "back" ? tileName(code) : `${code} (${tileName(code)})`);
+
 function termName(word) {
   return lang === "ja" && TERMS_JA[word] ? TERMS_JA[word] : word;
 }

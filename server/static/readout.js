@@ -7,7 +7,7 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 // One tile face as an image (a face-down tile has no art: a coloured block).
 function tileImg(code, cls = "") {
   if (code === "back") return `<span class="tile back-face ${cls}" role="img" aria-label="${esc(t("face_down"))}" title="${esc(t("face_down"))}" data-tile="back"></span>`;
-  return `<img class="tile ${cls}" src="/tiles/${esc(code)}.svg" alt="${esc(code)}" title="${esc(code)}" data-tile="${esc(code)}">`;
+  return `<img class="tile ${cls}" src="/tiles/${esc(code)}.svg" alt="${esc(tileName(code))}" title="${esc(tileLabel(code))}" data-tile="${esc(code)}">`;
 }
 
 const tileRow = (codes, cls = "") => codes.map((c) => tileImg(c, cls)).join("");
