@@ -10,12 +10,14 @@ from typing import Annotated, Literal
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, WithJsonSchema,
                       field_validator, model_validator)
 from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
 
 from rules.context import Context, Discard, Missed
 from rules.readout import analyse
@@ -310,6 +312,17 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
                 e["msg"] = "send the photo as a file part of a multipart form, with a file name (not as text)"
                 e.pop("ctx", None)
         return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
+
+    @app.exception_handler(HTTPException)
+    async def unreadable_body(request: Request, exc: HTTPException) -> JSONResponse:
+        # FastAPI answers a body json.loads raised on with a bare "error parsing the body": said here in words.
+        # What it raises on in valid JSON is a number past Python's 4,300 digits (its message speaks to the server).
+        cause = exc.__cause__
+        if exc.status_code == 400 and isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+            digits = re.search(r"value has (\d+) digits", str(cause))
+            return JSONResponse(status_code=422, content={"error": f"a number in the request has "
+                                f"{digits[1] if digits else 'too many'} digits, more than are read (4,300)"})
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(PartRefused)
     async def part_refused(_: Request, exc: PartRefused) -> JSONResponse:

@@ -190,6 +190,20 @@ def test_a_count_or_a_flag_sent_as_another_type_is_refused_naming_it_not_taken_a
     assert r.status_code == 422 and r.json()["part"] == "context" and "honba" in r.json()["error"]
 
 
+def test_a_number_too_long_to_read_is_refused_in_words(client):
+    """A 5,000-digit honba got FastAPI's bare 400 "There was an error parsing the body": Python reads no integer
+    past 4,300 digits, and its own message speaks to the server's programmer."""
+    body = '{"hand": "123m456p789s11z 555z", "context": {"honba": ' + "9" * 5000 + "}}"
+    r = client.post("/api/score", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json() == {"error": "a number in the request has 5000 digits, more than are "
+                                                          "read (4,300)"}
+    r = client.post("/api/table", content='{"tiles": [], "won_on": ' + "1" * 4400 + "}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "4400 digits" in r.json()["error"]
+    r = client.post("/api/score", content='{"hand": ', headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["detail"][0]["type"] == "json_invalid"  # bad JSON: as FastAPI says it
+
+
 def test_a_field_name_mistyped_is_refused_naming_it_not_dropped(client):
     """A context field the API did not know (other_winner_nearer, until session 75) was dropped without a word."""
     r = client.post("/api/score", json={"hand": "123m456p789s11z 555z", "context": {"honbaa": 2}})
