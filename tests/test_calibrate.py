@@ -52,7 +52,7 @@ def test_a_grid_tile_lying_on_another_is_refused_naming_both(j, i):
     """Every face on one tile's polygon made a profile that then misread every tile."""
     tiles = grid(grid_order(10))
     tiles[i] = (tiles[i][0], tiles[j][1] + 5)
-    with pytest.raises(CalibrationError, match=re.escape(f"grid tiles {j + 1} ({tiles[j][0]}) and {i + 1} "
+    with pytest.raises(CalibrationError, match=re.escape(f"grid tiles {j} ({tiles[j][0]}) and {i} "
                                                          f"({tiles[i][0]}) lie on one another")):
         check_grid(tiles, (240, 320))
 
@@ -67,16 +67,16 @@ HUGE = np.array([[0, 0], [1e9, 0], [1e9, 10], [0, 10]])
 
 
 @pytest.mark.parametrize("corners, words", [
-    (HUGE, "grid tile 5 (2z): its centre (500000000, 5) is outside the 320 x 240 photo"),
+    (HUGE, "grid tile 4 (2z): its centre (500000000, 5) is outside the 320 x 240 photo"),
     (np.array([[-200, 0], [500, 0], [500, 40], [-200, 40]]),
-     "grid tile 5 (2z): its polygon spans 700 x 40 px, more than 2 times the 320 x 240 photo"),
-    (box(400, 300), "grid tile 5 (2z): its centre (415, 320) is outside the 320 x 240 photo"),
-    (box(-100, 50), "grid tile 5 (2z): its centre (-85, 70) is outside"),
-    (np.full((4, 2), 100.0), "grid tile 5 (2z): its polygon encloses 0 px² (at least 64)"),
+     "grid tile 4 (2z): its polygon spans 700 x 40 px, more than 2 times the 320 x 240 photo"),
+    (box(400, 300), "grid tile 4 (2z): its centre (415, 320) is outside the 320 x 240 photo"),
+    (box(-100, 50), "grid tile 4 (2z): its centre (-85, 70) is outside"),
+    (np.full((4, 2), 100.0), "grid tile 4 (2z): its polygon encloses 0 px² (at least 64)"),
     (np.array([[10, 10], [50, 10], [90, 10], [130, 10]]), "encloses 0 px²"),  # corners on a line
     (box(10, 10, 6, 6), "encloses 36 px²"),
     (np.array([[10, 10], [np.nan, 10], [40, 50], [10, 50]]),
-     "grid tile 5 (2z): its polygon must be 4 corners [x, y] of finite numbers"),
+     "grid tile 4 (2z): its polygon must be 4 corners [x, y] of finite numbers"),
 ])
 def test_a_grid_tile_off_the_photo_or_without_area_is_refused_naming_it(corners, words):
     tiles = grid(grid_order(10))
@@ -227,8 +227,8 @@ def test_a_malformed_confirmed_grid_is_a_422(grid, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("corners, words", [
-    ([[0, 0], [1e7, 0], [1e7, 10], [0, 10]], "grid tile 5 (2z): its centre"),  # 1e9: refused as no pixel
-    ([[20, 20]] * 4, "grid tile 5 (2z): its polygon encloses 0 px²"),
+    ([[0, 0], [1e7, 0], [1e7, 10], [0, 10]], "grid tile 4 (2z): its centre"),  # 1e9: refused as no pixel
+    ([[20, 20]] * 4, "grid tile 4 (2z): its polygon encloses 0 px²"),
 ])
 def test_a_confirmed_grid_with_a_tile_off_the_photo_is_a_422_naming_it(corners, words, tmp_path, monkeypatch):
     """A huge polygon had OpenCV cut a crop of gigabytes (a 500); one with no area made a profile of edge pixels."""
@@ -274,7 +274,9 @@ def test_a_blank_haku_that_looks_face_down_reads_as_haku_after_calibration_and_b
     """The real set's haku is a plain white face: the shipped reader takes some of its crops for face-down
     tiles. Calibrated on the set's grid photo (which has no face-down tile), a tile is face down only when it
     looks more so than the set's own faces did, so the haku crops read as haku while generated backs of many
-    colours still read as face down."""
+    colours still read as face down. Until session 79 the haku's crops set that bar, though being colourless they
+    are never face down at run time: one augmented crop 0.915 face down, and a green back read 0.900 face down
+    was then read as a haku 0.05 sure."""
     from datasets.tiles import face_sprite, sample_style
     from vision.calibrate import calibrate, grid_tiles
     from vision.tiles import TileFinder, straighten
@@ -285,8 +287,9 @@ def test_a_blank_haku_that_looks_face_down_reads_as_haku_after_calibration_and_b
     haku = [cv2.imread(str(p)) for p in sorted((shared / "data/real-tiles/crops").glob("haku_*.jpg"))]
     assert len(haku) == 12
     # the network alone finds some of them face-down-like (4 of 12 read so before colourless crops were counted
-    # as haku: vision.reader), and the profile learns that of the set's own faces
-    assert profile.back_floor > 0.5
+    # as haku: vision.reader); colourless, they set no bar for the coloured backs
+    assert max(r.candidates[0][1] for r in finder.reader.read(haku) if r.kind == "5z") < 0.99  # unsure alone
+    assert profile.back_floor < 0.5
     assert [r.kind for r in finder.reader.read(haku, profile)] == ["5z"] * 12
 
     rng = np.random.default_rng(3)
@@ -332,7 +335,7 @@ def test_a_profile_learnt_through_the_page_is_used_at_once_and_a_new_one_of_that
         return {tuple(np.mean(t["polygon"], axis=0).round(-1)): t["kind"] for t in r.json()["tiles"]}
 
     answer = learn(grid)
-    assert answer["name"] == "club" and len(answer["faces"]) == 37 and answer["face_down_unsure"] is True
+    assert answer["name"] == "club" and len(answer["faces"]) == 37 and answer["face_down_unsure"] is False  # its haku: colourless
     assert client.get("/api/profiles").json() == {"profiles": ["club"]}
     first = kinds_read()
     swap = {"1z": "2z", "2z": "1z"}

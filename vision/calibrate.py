@@ -13,8 +13,11 @@ turn, light, blur, noise, JPEG), train a ridge classifier over the set's own kin
 reader still says which way a tile is turned; the profile says which face it is, among the kinds the set has (a
 set without red fives is never read as having one). Whether a tile is face down: the profile says so when the
 grid had a face-down tile (recommended: a set's back and its blank haku can look alike), else the shipped reader
-does, and only when the tile looks more face down to it than any of the set's own faces did in calibration (a
-blank haku, seen in many lights and cuts, sets that bar). Seconds on 2 cores, no torch.
+does, and only when the tile looks more face down to it than any of the set's own faces did in calibration,
+seen in many lights and cuts. A colourless face (a blank haku) sets no such bar: the run time never takes a
+colourless crop as face down (``vision.reader``), and the bar its crops set kept coloured backs from being read
+face down (a green back read 0.90 face down, under the haku's 0.915, was read as a haku; session 79). Seconds on 2
+cores, no torch.
 
 A profile is saved as ``NAME.npz`` in the user's data folder (``$RIICHI_LENS_DATA`` or
 ``$XDG_DATA_HOME/riichi-lens``, else ``~/.local/share/riichi-lens``), never in the repository, and is tied to the
@@ -33,6 +36,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES
+from .reader import colourless
 
 RED_FIVES = ("0m", "0p", "0s")
 HONOURS = tuple(f"{n}z" for n in range(1, 8))
@@ -259,7 +263,8 @@ def load_profile(name: str, reader_sha: str, folder: Path | None = None) -> Prof
 def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> None:
     """A confirmed grid of a photo of ``size`` (height, width), checked before any crop is cut: at most
     MAX_GRID_TILES tiles, known kinds, each face once (a second face-down tile is allowed), each polygon a tile
-    lying in the photo (``check_polygon``), no tile's centre within another's polygon."""
+    lying in the photo (``check_polygon``), no tile's centre within another's polygon. A refusal numbers the tiles
+    from 0, as the grid's JSON array and pydantic's refusals of it ("grid.4.kind") and /api/table's tiles do."""
     if len(grid) > MAX_GRID_TILES:
         raise CalibrationError(f"the grid has {len(grid)} tiles; a set's grid has at most 38 (one of each face, "
                                f"the red fives, a face-down tile): send at most {MAX_GRID_TILES}")
@@ -267,7 +272,7 @@ def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> Non
     for i, (kind, corners) in enumerate(grid):
         if kind not in CLASSES:
             raise CalibrationError(f"unknown tile {kind!r}: use 1m..9m, 1p..9p, 1s..9s, 1z..7z, 0m/0p/0s, back")
-        check_polygon(f"grid tile {i + 1} ({kind})", corners, size)
+        check_polygon(f"grid tile {i} ({kind})", corners, size)  # numbered as sent, from 0
         seen[kind] = seen.get(kind, 0) + 1
     twice = [k for k, n in seen.items() if n > 1 and k != "back"]
     if twice:
@@ -280,7 +285,7 @@ def check_grid(grid: list[tuple[str, np.ndarray]], size: tuple[int, int]) -> Non
     for i, a in enumerate(polygons):  # every face on one tile's polygon made a profile that misread every tile
         for j, b in enumerate(polygons[:i]):
             if cv2.pointPolygonTest(b, tuple(map(float, a.mean(axis=0))), False) >= 0:
-                raise CalibrationError(f"grid tiles {j + 1} ({grid[j][0]}) and {i + 1} ({grid[i][0]}) lie on one "
+                raise CalibrationError(f"grid tiles {j} ({grid[j][0]}) and {i} ({grid[i][0]}) lie on one "
                                        "another: each grid tile is a tile of its own")
 
 
@@ -305,6 +310,14 @@ def check_polygon(name: str, corners: np.ndarray, size: tuple[int, int]) -> None
                                f"{MAX_TILE_SPAN:g} times the {w} x {h} photo: its polygon must lie on the tile")
 
 
+def _photo_white(image: np.ndarray, grid: list[tuple[str, np.ndarray]]) -> np.ndarray | None:
+    """The colour the grid photo's light gives its faces (``vision.reader.face_white``), its tiles' kinds known."""
+    from .reader import face_white
+    from .tiles import straighten
+
+    return face_white([straighten(image, c) for _, c in grid], [k for k, _ in grid], [1.0] * len(grid))
+
+
 def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], name: str, reader, per_tile: int = 96,
               seed: int = 0, progress=lambda done, total: None) -> Profile:
     """Fit a profile from grid photos, each with its tiles (kind, upright corners) as ``grid_tiles`` found them
@@ -321,14 +334,16 @@ def calibrate(photos: list[tuple[np.ndarray, list[tuple[str, np.ndarray]]]], nam
         if brightness < MIN_BRIGHTNESS:
             raise CalibrationError(f"photo {k + 1} is too dark (tiles average {brightness:.0f} of 255): add light")
         faces += [(kind, image, c) for kind, c in grid]
-    features, labels, face_down = [], [], []
+    whites = {id(image): _photo_white(image, grid) for image, grid in photos}
+    features, labels, face_down = [], [], [0.0]
     for done, (kind, image, c) in enumerate(faces):
         crops = _augmented_crops(image, c, per_tile, rng)
         f, down = reader.features_and_face_down(crops)
         features.append(f)
         labels += [kind] * len(crops)
-        if kind != "back":
-            face_down.append(down.max())
+        # a colourless face (a blank haku) is never face down at run time (``vision.reader``): it sets no bar
+        if kind != "back" and not colourless(straighten(image, c), whites[id(image)]):
+            face_down.append(float(down.max()))
         progress(done + 1, len(faces))
     x = np.vstack(features)
     kinds = tuple(sorted(set(labels), key=CLASSES.index))
