@@ -1253,6 +1253,17 @@ def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error
     page.find_element(By.CSS_SELECTOR, "#context details.more summary").click()
     house = page.find_element(By.ID, "house_rules")
     assert "kuitan: yes or no" in house.get_attribute("title") and not re.search(r"\bname\b", house.get_attribute("title"))
+    # a phone has no hover: the options are listed under the field, in the page's language
+    options = page.find_element(By.ID, "house-options-list")
+    options.find_element(By.TAG_NAME, "summary").click()
+    listed = lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#house-options li")]  # noqa: E731
+    assert "kuitan: yes or no" in listed(page) and options.find_element(By.TAG_NAME, "ul").is_displayed()
+    page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+    wait_for(page, lambda d: "kuitan（喰いタン）: yes / no" in listed(d))
+    assert "honba_ron（積み棒（ロン））: 0〜100000の整数" in listed(page)
+    assert "red_fives（赤ドラ）: 各色の赤五の枚数 0 / 1（例 1/1/1）" in listed(page)
+    assert "kuitan（喰いタン）: yes / no" in house.get_attribute("title")
+    page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
     try:
         house.send_keys("atozuke=no\t")
         notes = wait_for(page, lambda d: (n := [p.text for p in d.find_elements(By.CSS_SELECTOR, "#readout .note")

@@ -32,6 +32,7 @@ const state = {
   dirty: false, // the context changed while a photo was being read
   seq: { table: 0, score: 0, recognize: 0 },
   drawDeclared: {}, // what seats declared at an exhaustive draw, set in its panel: {left: false}
+  houseRules: null, // the house rules' options and their values (/api/house-rules)
 };
 
 // ---------------------------------------------------------------- talking to the server
@@ -1351,6 +1352,7 @@ function redrawAll() {
   if (!$("banner").hidden) showError(bannerText);
   for (const [id, text] of sayings) $(id).textContent = said(text);
   drawDealer();
+  drawHouseOptions();
   drawContextTiles();
   if (state.table && state.photo) drawPhoto();
   else drawReadout();
@@ -1367,12 +1369,20 @@ async function loadOptions() {
     state.rulesets = await api("/api/rulesets");
     const names = Object.keys(state.rulesets);
     $("ruleset").innerHTML = names.map((n) => `<option${n === "tenhou" ? " selected" : ""}>${esc(n)}</option>`).join("");
-    const house = await api("/api/house-rules");  // what can be changed, and to what, on hover
-    $("house_rules").title = "option=value, ...\n" + Object.entries(house).map(([o, v]) => `${o}: ${v}`).join("\n");
+    state.houseRules = await api("/api/house-rules");
+    drawHouseOptions();
   } catch (e) {
     showError(e.message);
   }
   await loadProfiles();
+}
+
+// What house rules can be set, and to what: on hover (a laptop) and in a list that opens under the field (a phone
+// has no hover), in the page's language.
+function drawHouseOptions() {
+  const options = Object.entries(state.houseRules || {}).map(([name, values]) => houseOption(name, values));
+  $("house_rules").title = [t("house_title"), ...options].join("\n");
+  $("house-options").innerHTML = options.map((o) => `<li>${esc(o)}</li>`).join("");
 }
 
 // The ruleset sent: the preset chosen, then the house rules typed ("kuitan=no, atozuke=no"), as rules.ruleset.preset reads it

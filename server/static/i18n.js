@@ -28,6 +28,7 @@ const STRINGS = {
     readout_title: "The readout", dora: "Dora indicators", ura: "Ura indicators", from_photo: "from the photo", add: "add",
     pao: "Liable (pao)", pao_auto: "as the melds show",
     honba: "Honba", sticks: "Riichi sticks", kita: "North set aside (kita)", rules: "Rules", house_rules: "House rules", seat: "Score seat", more: "more",
+    house_title: "option=value, ...", house_options: "the house rules that can be set",
     self: "me", left: "left", across: "across", right: "right",
     from_seat: "from {0}", read_as: "the reader read {0}; the rules say {1}",
     maybe_complete: "The {0} may be a {1} (the reader gives it {2}): then the hand is complete.", take_it: "Make it {0}",
@@ -109,6 +110,7 @@ const STRINGS = {
     readout_title: "判定と点数", dora: "ドラ表示牌", ura: "裏ドラ表示牌", from_photo: "写真から", add: "追加",
     pao: "責任払い（パオ）", pao_auto: "副露から判断",
     honba: "本場", sticks: "供託リーチ棒", kita: "北抜き", rules: "ルール", house_rules: "ローカルルール", seat: "計算する席", more: "その他",
+    house_title: "オプション=値, …（名前と値は英字で）", house_options: "設定できるローカルルール",
     self: "自分", left: "上家", across: "対面", right: "下家",
     from_seat: "{0}から", read_as: "読み取りは{0}、ルール上{1}",
     maybe_complete: "{0}は{1}かもしれません（読み取り{2}）。それなら和了形です。", take_it: "{0}にする",
@@ -408,6 +410,28 @@ function tileName(code) {
 
 // The code as shown and the name as said, for a name that holds a tile's visible label (WCAG 2.5.3): "0p (red 5 pin)".
 const tileLabel = (code) => (code === "back" ? tileName(code) : `${code} (${tileName(code)})`);
+
+// The house rules' options (/api/house-rules) in Japanese: typed as they are, so a gloss beside the name, and the
+// values' description said in Japanese words
+const HOUSE_JA = {
+  red_fives: "赤ドラ", kuitan: "喰いタン", kiriage_mangan: "切り上げ満貫", kazoe_yakuman: "数え役満",
+  double_yakuman: "ダブル役満", yakuman_stacking: "役満の複合", nagashi_mangan: "流し満貫", renhou: "人和",
+  pinfu_tsumo: "平和ツモ", double_wind_pair_fu: "連風牌の雀頭の符", rinshan_tsumo_fu: "嶺上ツモの符", ippatsu: "一発",
+  ura_dora: "裏ドラ", kan_dora: "カンドラ", kan_ura_dora: "カン裏ドラ", multiple_ron: "ダブロン・トリロン",
+  abortive_draws: "途中流局", suji_kuikae: "筋喰い替え", kuikae_allowed: "喰い替え",
+  temporary_furiten_ends_on_call: "同巡内フリテンの鳴きによる解除", atozuke: "後付け", pao: "責任払い（パオ）",
+  honba_ron: "積み棒（ロン）", honba_tsumo: "積み棒（ツモ）", noten_payment_total: "不聴罰符の総額", tsumo_loss: "ツモ損",
+  kita: "北抜き",
+};
+
+function houseOption(name, values) {
+  if (lang !== "ja") return `${name}: ${values}`;
+  const said = values
+    .replace(/^a whole number from (\d+) to (\d+)$/, "$1〜$2の整数")
+    .replace(/^0 or 1 red five a suit, such as (\S+)$/, "各色の赤五の枚数 0 / 1（例 $1）")
+    .replaceAll(" or ", " / ");
+  return HOUSE_JA[name] ? `${name}（${HOUSE_JA[name]}）: ${said}` : `${name}: ${said}`;
+}
 
 function termName(word) {
   return lang === "ja" && TERMS_JA[word] ? TERMS_JA[word] : word;
