@@ -153,15 +153,15 @@ class Profile:
     mean: np.ndarray
     scale: np.ndarray
     reader: str  # the sha256 of the reader model it was made with
-    back_floor: float = 0.0  # without a face-down tile in the grid: the most face down a face of the set looked
+    back_floor: float = 0.0  # without a face-down tile in the grid: the most face down a coloured face looked
 
     @property
     def advice(self) -> str | None:
-        """What the user should know about this profile: a face of the set (a blank haku, most often) that the
-        shipped reader takes for a face-down tile makes face-down tiles harder to tell, unless the grid shows one."""
+        """What the user should know about this profile: a coloured face of the set that the shipped reader takes
+        for a face-down tile makes face-down tiles harder to tell, unless the grid shows one."""
         if self.back_floor <= 0.5:
             return None
-        return ("one of this set's faces (a blank haku?) can look face down to the reader, so a tile is read as "
+        return ("one of this set's coloured faces can look face down to the reader, so a tile is read as "
                 "face down only when it looks more so; to teach the set's back, calibrate again with a face-down "
                 "tile at the end of the first row")
 
