@@ -423,6 +423,7 @@ def test_the_readout_a_change_will_replace_keeps_its_texts_contrast(page):
     honba.send_keys("2")
     wait_for(page, lambda d: held(d) >= 1 and not settled(d))
     assert scoring_lines(page) == ["Scoring…"] and verdict(page).get("kind") == "tenpai"  # the one before, shown
+    assert page.find_element(By.ID, "readout").get_attribute("aria-busy") == "true"  # empty, it said false
     faded = page.execute_script("""
         const out = [];
         for (const el of document.querySelectorAll('#readout *')) {
@@ -1480,6 +1481,14 @@ def test_a_tile_is_named_as_said_not_by_its_code(page):
     page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
     wait_for(page, lambda d: "赤五筒" in dict(d.execute_script(pictures)))
     assert {"一萬", "赤五筒", "九索", "東", "中"} <= set(dict(page.execute_script(pictures)))
+    # the picker's faces too (drawn once, they kept the first language's names), the tile's own kind marked current
+    page.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="4"] polygon').click()
+    wait_for(page, lambda d: d.find_element(By.ID, "picker").is_displayed())
+    faces = page.execute_script("return [...document.querySelectorAll('#picker-faces button')].map((b) => "
+                                "[b.dataset.code, b.querySelector('img').alt, b.getAttribute('aria-current')])")
+    assert ["0p", "赤五筒", "true"] in faces and ["1z", "東", None] in faces
+    assert [f for f in faces if f[2]] == [["0p", "赤五筒", "true"]]
+    page.find_element(By.ID, "picker-close").click()
     page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
 
 

@@ -657,7 +657,8 @@ function showScoring() {
   const el = $("readout");
   const on = state.mode === "photo" && state.scoring;
   el.querySelector(":scope > p.scoring")?.remove();
-  el.toggleAttribute("aria-busy", on);
+  if (on) el.setAttribute("aria-busy", "true"); // an empty aria-busy is false to a screen reader
+  else el.removeAttribute("aria-busy");
   if (on) el.insertAdjacentHTML("afterbegin", `<p class="scoring">${esc(t("scoring"))}</p>`);
 }
 
@@ -780,9 +781,14 @@ function onOverlayClick(evt) {
 let pickerDone = null;
 let pickerOpener = null; // what had the focus when the picker opened
 
-function buildPicker() {
+// The picker's faces, named in the page's language: drawn again when it changes (they said the first one's)
+function drawPickerFaces() {
   $("picker-faces").innerHTML = FACE_ROWS.map((row) => `<div class="face-row">` +
     row.map((c) => `<button type="button" class="face" data-code="${c}" title="${c}">${tileImg(c)}</button>`).join("") + "</div>").join("");
+}
+
+function buildPicker() {
+  drawPickerFaces();
   $("picker").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-code], button[data-act]");
     if (!b) return;
@@ -812,9 +818,10 @@ function openPicker(clientX, clientY, current, actions, done, likely = [], zoom 
   $("picker-likely").hidden = likely.length === 0;
   $("picker-likely").querySelector(".face-row").innerHTML = likely.map((c) =>
     `<button type="button" class="face likely" data-code="${esc(c)}" title="${esc(c)}">${tileImg(c)}</button>`).join("");
-  picker.querySelectorAll("button[data-code]").forEach((b) => b.classList.toggle("current", b.dataset.code === current));
+  const markCurrent = (b, on) => { b.classList.toggle("current", on); if (on) b.setAttribute("aria-current", "true"); else b.removeAttribute("aria-current"); };
+  picker.querySelectorAll("button[data-code]").forEach((b) => markCurrent(b, b.dataset.code === current));
   picker.querySelectorAll("button[data-act]").forEach((b) => { b.hidden = !actions.includes(b.dataset.act); });
-  picker.querySelector('button[data-act="back"]').classList.toggle("current", current === "back");
+  markCurrent(picker.querySelector('button[data-act="back"]'), current === "back");
   drawPickerZoom(zoom);
   picker.style.left = "0px"; // measured at its natural size, then placed where it fits whole
   picker.style.top = "0px";
@@ -1349,6 +1356,7 @@ function setMode(mode, score = true) {
 
 function redrawAll() {
   applyLang();
+  drawPickerFaces();
   if (!$("banner").hidden) showError(bannerText);
   for (const [id, text] of sayings) $(id).textContent = said(text);
   drawDealer();

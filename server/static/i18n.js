@@ -7,7 +7,7 @@
 const STRINGS = {
   en: {
     subtitle: "read a riichi table, score the hand",
-    tab_photo: "Photo", tab_typed: "Type a hand", tab_live: "Live", tab_calib: "My set",
+    tab_photo: "Photo", tab_typed: "Type a hand", tab_live: "Live", tab_calib: "My set", tabs_label: "mode",
     pick_photo: "Take or choose a photo", drop_hint: "or drop a photo here",
     mirrored: "mirrored (front camera)", profile: "Tile set", shipped_reader: "shipped reader",
     undo: "Undo", add_tile: "Add a tile", add_hint: "tap or click the photo where a tile is missing",
@@ -89,7 +89,7 @@ const STRINGS = {
   },
   ja: {
     subtitle: "卓を読んで点数計算",
-    tab_photo: "写真", tab_typed: "手牌入力", tab_live: "ライブ", tab_calib: "自分の牌",
+    tab_photo: "写真", tab_typed: "手牌入力", tab_live: "ライブ", tab_calib: "自分の牌", tabs_label: "モード",
     pick_photo: "写真を撮る・選ぶ", drop_hint: "またはここに写真をドロップ",
     mirrored: "左右反転（インカメラ）", profile: "牌セット", shipped_reader: "標準の読み取り",
     undo: "元に戻す", add_tile: "牌を追加", add_hint: "牌が抜けている所を写真上でタップ（クリック）",
