@@ -190,8 +190,8 @@ def main() -> None:
         except ImportError:
             print("mahjong-detector is not installed (pip install -e '.[bench]'): measuring ours alone")
     n = sum(len(r) for r in GRID) * len(photos)
-    print(f"command: python bench/bench_detector.py   machine: {os.cpu_count()} cores, {cpu_kind()}, "
-          f"python {platform.python_version()}")
+    command = " ".join(["python bench/bench_detector.py", *sys.argv[1:]])
+    print(f"command: {command}   machine: {os.cpu_count()} cores, {cpu_kind()}, python {platform.python_version()}")
     print(f"{len(photos)} photos, {n} tiles (../shared/data/real-tiles/photos/group_*.jpg)\n")
     print("| model | read correctly | the same, a red five read as its plain five counted correct | misread | "
           "missed | extra | median ms per photo at 1280x720 |")

@@ -30,6 +30,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from datasets.glyphs import fonts_warning  # noqa: E402
 HELD_OUT = ("eval-table-2k", "eval-table", "eval-corner-2k", "eval-corner")
 DEV = ("dev18-corner-200", "dev18-corner-lamp")
 MAKE = {  # how each data folder is made (README, "Reading a whole table"; model card, harsh light)
@@ -135,6 +137,9 @@ def main() -> None:
         sys.exit(f"--skip takes {', '.join(STEPS)}, not {', '.join(sorted(skip - set(STEPS)))}")
     if not args.candidate.is_dir():
         sys.exit(f"no candidate models folder at {args.candidate}")
+    missing_fonts = fonts_warning()
+    if missing_fonts and not all((args.data / d).is_dir() for d in HELD_OUT + DEV):
+        print(missing_fonts, file=sys.stderr)  # the folders would be made otherwise than the figures on record's
     for d in HELD_OUT + DEV:
         if not (args.data / d).is_dir():
             print(f"no {args.data / d}, its rows left out: python -m datasets.generate --out {args.data / d} "
