@@ -1,4 +1,5 @@
-"""The access code that guards ``riichi-lens serve --lan``.
+"""What guards the server's requests: the access code of ``riichi-lens serve --lan``, the same-origin and Host
+checks against other sites' pages, a cap on request bodies, and the security headers of every answer.
 
 On a tournament network anyone on the same Wi-Fi could reach the app, so ``--lan`` prints a random code, a URL with
 it and that URL as a QR code; every request must then carry the code. This is a pure ASGI middleware rather than a
@@ -6,12 +7,17 @@ FastAPI ``@app.middleware("http")`` function because that kind only sees HTTP, a
 too. It wraps the whole app, so nothing slips past it by being added later: the page, /static, /api/*, /docs,
 /openapi.json and websockets.
 
-A request carries the code as ``?code=`` in the URL, as the ``riichi_lens_code`` cookie, or as an
-``X-Access-Code`` header, compared with ``secrets.compare_digest``. An HTTP request whose ``?code=`` is right gets
-the cookie (HttpOnly, SameSite=Strict), so the page's own fetches carry it without the script knowing the code.
-A wrong or missing code gets a 401 (JSON ``{"error": ...}``, or a short HTML page for a browser). A websocket
-without it is accepted and at once closed with code 4401 and the reason, so the page's script can say what is
-wrong (a refusal before accepting reaches a browser only as an anonymous failure, close code 1006).
+A request carries the code as ``?code=`` in the URL, as the ``riichi_lens_code_PORT`` cookie (named for the port:
+a browser keeps one cookie jar for every port of a host, and a second server's code would replace the first's), or
+as an ``X-Access-Code`` header, compared with ``secrets.compare_digest``. An HTTP request whose ``?code=`` is right
+gets the cookie (HttpOnly, SameSite=Strict), so the page's own fetches carry it without the script knowing the
+code; a page opened so (GET) is sent on to its address without the code (303), which leaves the code out of the
+address bar, the history and any Referer. A wrong or missing code gets a 401 (JSON ``{"error": ...}``, or a short
+HTML page for a browser). A websocket without it is accepted and at once closed with code 4401 and the reason, so
+the page's script can say what is wrong (a refusal before accepting reaches a browser only as an anonymous failure,
+close code 1006). A device that sends ``MAX_WRONG`` wrong codes within ``WRONG_WINDOW`` seconds is refused
+everything (429, websockets closed with 4429) until the window has passed: a code of 8 letters is about 40 bits,
+beyond guessing at 10 a minute, where unchecked a script tried 3,000 a second.
 """
 from __future__ import annotations
 
@@ -20,19 +26,26 @@ import json
 import re
 import secrets
 import socket
-from urllib.parse import parse_qs, quote
+import time
+from collections import deque
+from urllib.parse import parse_qs, quote, urlencode
 
 from starlette.requests import cookie_parser
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read off a screen and type on a phone
-COOKIE = "riichi_lens_code"
+COOKIE = "riichi_lens_code"  # and the port: ``cookie_name``
 WS_CLOSE_CODE = 4401
+MAX_WRONG = 10
+WRONG_WINDOW = 60.0  # seconds
+TOO_MANY_WRONG = "too many wrong access codes from this device: wait a minute, then open the URL printed in the " \
+                 "riichi-lens terminal"
 NEEDS_CODE = ("this riichi-lens server needs the access code printed in its terminal: open the URL shown there "
               "(or scan its QR code), or add ?code=... to the address")
 WRONG_CODE = "wrong access code: open the URL printed in the riichi-lens terminal (or scan its QR code)"
 # a websocket's close reason is at most 123 bytes: the same said shorter (the page says it in its own words)
 WS_REASON = {NEEDS_CODE: "access code needed: open the URL printed in the riichi-lens terminal",
-             WRONG_CODE: "wrong access code: open the URL printed in the riichi-lens terminal"}
+             WRONG_CODE: "wrong access code: open the URL printed in the riichi-lens terminal",
+             TOO_MANY_WRONG: "too many wrong access codes from this device: wait a minute"}
 
 
 def new_code(length: int = 8) -> str:
@@ -41,8 +54,8 @@ def new_code(length: int = 8) -> str:
 
 def check_code(code: str) -> str:
     """The code itself if it is usable in a URL and a cookie as it is, else ValueError saying what is allowed."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]{4,64}", code or ""):
-        raise ValueError("the access code must be 4 to 64 letters, digits, '_' or '-'")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{6,64}", code or ""):
+        raise ValueError("the access code must be 6 to 64 letters, digits, '_' or '-'")
     return code
 
 
@@ -79,11 +92,37 @@ def lan_banner(code: str, port: int, addresses: list[str] | None = None, compact
     return "\n".join(lines) + "\n"
 
 
+def cookie_name(scope) -> str:
+    """The code's cookie for the port the request came to (``COOKIE`` where the server does not say)."""
+    server = scope.get("server")
+    return f"{COOKIE}_{server[1]}" if server and server[1] else COOKIE
+
+
+async def _refuse(scope, receive, send, status: int, message: str, ws_code: int) -> None:
+    """The refusal of an HTTP request (JSON ``{"error": ...}``, or a short HTML page for a browser) or of a
+    websocket (accepted, then closed with ``ws_code`` and why: a refusal before accepting reaches a browser only as
+    an anonymous failure)."""
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        return await send({"type": "websocket.close", "code": ws_code, "reason": WS_REASON.get(message, message)[:120]})
+    accept = dict(scope.get("headers") or []).get(b"accept", b"")
+    if b"text/html" in accept:
+        body = (f"<!doctype html><meta charset=utf-8><title>riichi-lens: refused</title><p>{message}</p>").encode()
+        kind = b"text/html; charset=utf-8"
+    else:
+        body, kind = json.dumps({"error": message}).encode(), b"application/json"
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class AccessCodeMiddleware:
     """Lets through only requests that carry ``code`` (see the module docstring); lifespan events pass."""
 
     def __init__(self, app, code: str):
         self.app, self.code = app, check_code(code).encode()
+        self.wrong: dict[str, deque] = {}  # a device's address -> when its recent wrong codes came
 
     def _given(self, scope) -> tuple[bytes | None, bool]:
         """The code the request carries, and whether it came in the URL."""
@@ -97,46 +136,65 @@ class AccessCodeMiddleware:
         # parsed leniently, as browsers do (split on ';', then on the first '='): SimpleCookie drops every cookie
         # when one is odd (JSON, a space, a non-ASCII letter), so another app's cookie on this host locked users out
         cookies = cookie_parser("; ".join(v.decode("latin-1") for k, v in headers if k == b"cookie"))
-        return (cookies[COOKIE].encode(), False) if COOKIE in cookies else (None, False)
+        name = cookie_name(scope)
+        return (cookies[name].encode(), False) if name in cookies else (None, False)
+
+    def _locked_out(self, device: str, now: float) -> bool:
+        """Whether ``device`` sent ``MAX_WRONG`` wrong codes in the last ``WRONG_WINDOW`` seconds (those older
+        are forgotten, and devices with none left)."""
+        for key in [k for k, times in self.wrong.items() if times[-1] < now - WRONG_WINDOW]:
+            del self.wrong[key]
+        times = self.wrong.get(device)
+        while times and times[0] < now - WRONG_WINDOW:
+            times.popleft()
+        return bool(times) and len(times) >= MAX_WRONG
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
+        device, now = (scope.get("client") or ("?",))[0], time.monotonic()
+        if self._locked_out(device, now):
+            return await _refuse(scope, receive, send, 429, TOO_MANY_WRONG, 4429)
         given, in_url = self._given(scope)
         if given is not None and secrets.compare_digest(given, self.code):
             if scope["type"] == "http" and in_url:
-                send = self._setting_cookie(send)
+                if scope.get("method") in ("GET", "HEAD"):
+                    return await self._without_code_in_url(scope, send)
+                send = self._setting_cookie(scope, send)
             return await self.app(scope, receive, send)
-        message = NEEDS_CODE if given is None else WRONG_CODE
-        if scope["type"] == "websocket":
-            await receive()  # websocket.connect
-            await send({"type": "websocket.accept"})
-            return await send({"type": "websocket.close", "code": WS_CLOSE_CODE, "reason": WS_REASON[message]})
-        accept = dict(scope.get("headers") or []).get(b"accept", b"")
-        if b"text/html" in accept:
-            body = (f"<!doctype html><meta charset=utf-8><title>riichi-lens: access code needed</title>"
-                    f"<p>{message}</p>").encode()
-            kind = b"text/html; charset=utf-8"
-        else:
-            body, kind = json.dumps({"error": message}).encode(), b"application/json"
-        await send({"type": "http.response.start", "status": 401,
-                    "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        if given is not None:
+            self.wrong.setdefault(device, deque(maxlen=MAX_WRONG)).append(now)
+        await _refuse(scope, receive, send, 401, NEEDS_CODE if given is None else WRONG_CODE, WS_CLOSE_CODE)
 
-    def _setting_cookie(self, send):
-        cookie = f"{COOKIE}={self.code.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
+    def _cookie(self, scope) -> tuple[bytes, bytes]:
+        return b"set-cookie", f"{cookie_name(scope)}={self.code.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+    async def _without_code_in_url(self, scope, send) -> None:
+        """A page opened with the right ``?code=``: the cookie, and the same address without the code (303)."""
+        query = [(k, v) for k, v in parse_qs(scope.get("query_string", b"").decode("latin-1"),
+                                             keep_blank_values=True).items() if k != "code"]
+        location = quote(scope.get("root_path", "") + scope["path"]) + (
+            "?" + urlencode(query, doseq=True) if query else "")
+        await send({"type": "http.response.start", "status": 303,
+                    "headers": [(b"location", location.encode()), self._cookie(scope), (b"content-length", b"0"),
+                                (b"cache-control", b"no-store")]})
+        await send({"type": "http.response.body", "body": b""})
+
+    def _setting_cookie(self, scope, send):
+        cookie = self._cookie(scope)
 
         async def wrapped(message):
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+                message = {**message, "headers": [*message.get("headers", []), cookie]}
             await send(message)
         return wrapped
 
 
 FOREIGN_ORIGIN = ("refused: this request came from another site's page ({origin}), not riichi-lens's own; open "
                   "riichi-lens at its own address")
-FOREIGN_HOST = ("refused: this riichi-lens server answers only at localhost or 127.0.0.1 (the request named "
-                "{host}); on a network use riichi-lens serve --lan")
+FOREIGN_HOST = ("refused: without an access code this riichi-lens server answers only at an IP address or "
+                "localhost, not at a name (the request named {host}), which another site may have made point here; "
+                "open it by its address, or use riichi-lens serve --lan")
 
 
 def _host_name(value: str) -> str:
@@ -157,6 +215,17 @@ def is_loopback(name: str) -> bool:
         return False
 
 
+def is_address(name: str) -> bool:
+    """Whether a host name is a loopback name or an IP address that names one machine (not ``0.0.0.0``): no other
+    site's name, which DNS could make point here."""
+    import ipaddress
+
+    try:
+        return is_loopback(name) or not ipaddress.ip_address(name).is_unspecified
+    except ValueError:
+        return False
+
+
 def _origin_host(origin: str) -> str | None:
     """``http://127.0.0.1:8000`` -> ``127.0.0.1:8000``; None for ``null`` (a sandboxed page, a file)."""
     match = re.fullmatch(r"[a-z][a-z0-9+.-]*://([^/?#]+)/?", origin.strip().lower())
@@ -170,17 +239,17 @@ class SameOriginMiddleware:
     the live websocket (with ``--camera``, the server camera's frames), since a browser asks no one before such a
     request: one whose ``Origin`` is not the address it was sent to (``Host``) is refused, 403 or the websocket
     closed with 4403 and why; a plain GET of a page carries no such header and is what a link does. With
-    ``local_only`` (``serve`` on a loopback address, no ``--lan``), a request whose ``Host`` is not a loopback name
-    is refused too: a site whose name was made to point at 127.0.0.1 (DNS rebinding) would otherwise be the app's
-    own origin to the browser."""
+    ``names_refused`` (``serve`` without an access code), a request whose ``Host`` is a name other than localhost is
+    refused too: a site whose name was made to point at this machine (DNS rebinding) would otherwise be the app's
+    own origin to the browser; an IP address can be no other site's."""
 
-    def __init__(self, app, local_only: bool = False):
-        self.app, self.local_only = app, local_only
+    def __init__(self, app, names_refused: bool = False):
+        self.app, self.names_refused = app, names_refused
 
     def _refusal(self, scope) -> str | None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers") or []}
         host = headers.get("host", "")
-        if self.local_only and not is_loopback(_host_name(host)):
+        if self.names_refused and not is_address(_host_name(host)):
             return FOREIGN_HOST.format(host=host[:80] or "no host")
         origin = headers.get("origin")
         safe = scope["type"] == "http" and scope.get("method") in ("GET", "HEAD", "OPTIONS")
@@ -194,11 +263,72 @@ class SameOriginMiddleware:
         refusal = self._refusal(scope)
         if refusal is None:
             return await self.app(scope, receive, send)
-        if scope["type"] == "websocket":
-            await receive()  # websocket.connect
-            await send({"type": "websocket.accept"})
-            return await send({"type": "websocket.close", "code": 4403, "reason": refusal[:120]})
-        body = json.dumps({"error": refusal}).encode()
-        await send({"type": "http.response.start", "status": 403,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await _refuse(scope, receive, send, 403, refusal, 4403)
+
+
+class BodyLimitMiddleware:
+    """Refuses a request body larger than the app reads (413, before any of it is parsed): a multipart form at
+    most a photo and its few fields, any other body ``other_limit`` bytes (JSON). Without it Starlette read any
+    body whole: a 30 MiB JSON body took 790 MB to parse before it was refused, and a form part past the photo limit
+    was spooled to a file on disk. A body sent without its length (chunked) is read here first, up to the limit,
+    then handed on."""
+
+    def __init__(self, app, photo_limit: int, other_limit: int, form_fields: int = 2**20):
+        self.app, self.photo_limit, self.other_limit = app, photo_limit, other_limit
+        self.form_limit = photo_limit + form_fields  # the photo and the form's other fields (a calibration grid)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        form = headers.get(b"content-type", b"").lower().startswith(b"multipart/form-data")
+        limit = self.form_limit if form else self.other_limit
+        length = headers.get(b"content-length", b"").strip()
+        if length.isdigit():
+            if int(length) > limit:
+                return await _refuse(scope, receive, send, 413, self._message(limit, form), 0)
+            return await self.app(scope, receive, send)  # the server reads no more than the length says
+        messages, seen = [], 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                return await _refuse(scope, receive, send, 413, self._message(limit, form), 0)
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+
+        async def replayed():
+            return messages.pop(0) if messages else await receive()
+        await self.app(scope, replayed, send)
+
+    def _message(self, limit: int, form: bool) -> str:
+        mib = f"over {limit / 2**20:.0f} MiB"
+        return (f"the upload is too large ({mib}): send a smaller photo, at most {self.photo_limit // 2**20} MiB"
+                if form else f"the request is too large ({mib})")
+
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),  # no other site may frame the page and have its buttons clicked unseen
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeadersMiddleware:
+    """Every HTTP answer says: its type is what it says (no sniffing), it is never shown in another site's frame
+    (clickjacking: the same-origin check cannot see a click made in a frame), and no Referer leaves the page."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+        await self.app(scope, receive, with_headers)

@@ -240,15 +240,15 @@ class UploadTooLarge(ValueError):
     pass
 
 
-async def read_upload(photo: UploadFile):
-    """An uploaded photo as a BGR array: read into memory (never to disk) up to the byte limit, then checked to
-    be an image (vision.image), off the event loop. Too large: 413; not an image: 422 (ImageError)."""
-    from vision.image import MAX_BYTES, load_image
+async def read_upload(photo: UploadFile) -> bytes:
+    """An uploaded photo's bytes, read into memory (never to disk) up to the byte limit (too large: 413); whether
+    they are an image is seen when they are decoded (``vision.image``, 422 ImageError), in a photo slot."""
+    from vision.image import MAX_BYTES
 
     data = await photo.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise UploadTooLarge(f"the photo is over {MAX_BYTES // 2**20} MiB: send a smaller JPEG")
-    return await run_in_threadpool(load_image, data)
+    return data
 
 
 async def refuse_unknown_parts(request: Request) -> None:
@@ -275,21 +275,25 @@ def tile_art(name: str, theme: str = "light") -> Path | None:
     return path if path.is_file() else None
 
 
+FORM_FIELDS = 2**20  # bytes of a photo form's other fields (a calibration grid of 37 tiles is about 4 KB)
+JSON_LIMIT = 2 * 2**20  # bytes of a JSON body (a whole table's tiles with their candidates are about 60 KB)
+
+
 def keep_uploads_in_memory() -> None:
     """Starlette spools an uploaded file of over 1 MiB to a temporary file on disk; photos must never touch the
-    disk, so the spool holds up to the byte limit (a larger upload is refused with 413 before it is used)."""
+    disk, so the spool holds a whole form as ``server.access.BodyLimitMiddleware`` lets it in."""
     from starlette.formparsers import MultiPartParser
 
     from vision.image import MAX_BYTES
 
-    MultiPartParser.spool_max_size = MAX_BYTES + 1
+    MultiPartParser.spool_max_size = MAX_BYTES + FORM_FIELDS + 1
 
 
-def create_app(access_code: str | None = None, camera: int | None = None, local_only: bool = False) -> FastAPI:
+def create_app(access_code: str | None = None, camera: int | None = None, names_refused: bool = False) -> FastAPI:
     """The app; with ``access_code`` every request (page, static files, API, docs, websockets) must carry it,
     see ``server.access``; with ``camera`` (an OpenCV camera index) /api/live?source=camera streams its tables;
-    with ``local_only`` it answers only requests addressed to localhost (``server.access.SameOriginMiddleware``,
-    which also refuses, always, what another site's page sends)."""
+    with ``names_refused`` it answers only requests addressed to an IP address or localhost
+    (``server.access.SameOriginMiddleware``, which also refuses, always, what another site's page sends)."""
     # docs=None: FastAPI's Swagger UI and ReDoc load their scripts from a CDN, blank offline; /docs is the page's own
     app = FastAPI(title="riichi-lens", description="Read a riichi mahjong table and score it.", version="0.1.0",
                   docs_url=None, redoc_url=None)
@@ -346,15 +350,20 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
 
     finder = {}  # the vision models, loaded on the first photo (the rules endpoints never need them)
     loading = threading.Lock()
-    # Photos are read two at a time (this is a 2-core laptop's app): more at once only queue inside onnxruntime
-    # and each holds its own buffers; waiting here keeps the memory flat and the latency the same.
-    reading = threading.Semaphore(2)
+    # Photos are decoded and read two at a time (this is a 2-core laptop's app): more at once only queue inside
+    # onnxruntime and each holds its own buffers. The slot is taken before the photo is decoded, so a photo waiting
+    # holds only its file's bytes: a 240 KB PNG decodes to 60 megapixels (180 MB, more with its transparency), and
+    # four such decoded at once, then waiting, had taken the server from 0.2 to 2.5 GB. Live frames take the same
+    # slots (``server.live.LiveReader``).
+    photo_slots = threading.Semaphore(2)
 
-    def read_one(*args):
-        from vision.pipeline import read_photo
+    def in_a_photo_slot(work, data: bytes):
+        """``work(image)`` on the photo ``data`` decodes to, both in one of the photo slots."""
+        from vision.image import load_image
 
-        with reading:
-            return read_photo(*args)
+        with photo_slots:
+            return work(load_image(data))
+
 
     def tile_finder():
         with loading:
@@ -386,9 +395,11 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         ctx = checked_context(context, ruleset)
         check_seat(seat, ctx.ruleset)
         declared = check_declared(checked(DECLARED, "draw_declared", draw_declared), ctx.ruleset)
-        image = await read_upload(photo)
-        return await run_in_threadpool(read_one, tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None,
-                                       declared)
+        from vision.pipeline import read_photo
+
+        data = await read_upload(photo)
+        return await run_in_threadpool(in_a_photo_slot, lambda image: read_photo(
+            tile_finder(), image, ctx, seat, mirrored, 0.35, profile or None, declared), data)
 
     @app.post("/api/table")
     def table(req: TableRequest) -> dict:
@@ -422,8 +433,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
             await ws.send_json({"error": f"source must be browser or camera, not {source!r}"})
             await ws.close()
             return
-        reader = LiveReader(await run_in_threadpool(tile_finder), {},
-                            checked_context)
+        reader = LiveReader(await run_in_threadpool(tile_finder), {}, checked_context, photo_slots)
         try:
             if source == "camera":
                 if feed is None:
@@ -460,9 +470,9 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         from vision.calibrate import grid_tiles
 
         await refuse_unknown_parts(request)
-        image = await read_upload(photo)
-        grid = await run_in_threadpool(grid_tiles, image, tile_finder().detector)
-        h, w = image.shape[:2]
+        data = await read_upload(photo)
+        (h, w), grid = await run_in_threadpool(
+            in_a_photo_slot, lambda image: (image.shape[:2], grid_tiles(image, tile_finder().detector)), data)
         return {"width": w, "height": h,
                 "tiles": [{"kind": k, "polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in c]}
                           for k, c in grid]}
@@ -484,11 +494,12 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
 
         await refuse_unknown_parts(request)
         writable_profile_path(name)  # a bad name or a data folder that cannot be written, said before the work
-        image = await read_upload(photo)
+        data = await read_upload(photo)
         confirmed = checked(GRID, "grid", grid)  # as /api/table checks tiles: kind, 4 corners
         tiles = [(t.kind, np.array(t.polygon, dtype=np.float64)) for t in confirmed]
         t0 = time.perf_counter()
-        profile = await run_in_threadpool(calibrate, [(image, tiles)], name, tile_finder().reader)
+        profile = await run_in_threadpool(in_a_photo_slot, lambda image: calibrate([(image, tiles)], name,
+                                                                                  tile_finder().reader), data)
         profile.save()
         return {"name": profile.name, "faces": list(profile.kinds), "seconds": round(time.perf_counter() - t0, 1),
                 "face_down_unsure": profile.advice is not None}
@@ -521,11 +532,14 @@ def create_app(access_code: str | None = None, camera: int | None = None, local_
         return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    from server.access import SameOriginMiddleware
+    from server.access import (AccessCodeMiddleware, BodyLimitMiddleware, SameOriginMiddleware,
+                               SecurityHeadersMiddleware, check_code)
+    from vision.image import MAX_BYTES
 
-    app.add_middleware(SameOriginMiddleware, local_only=local_only)
+    # the last added runs first: the headers on every answer, then the code, the origin, the body's size
+    app.add_middleware(BodyLimitMiddleware, photo_limit=MAX_BYTES, other_limit=JSON_LIMIT, form_fields=FORM_FIELDS)
+    app.add_middleware(SameOriginMiddleware, names_refused=names_refused)
     if access_code is not None:
-        from server.access import AccessCodeMiddleware, check_code
-
         app.add_middleware(AccessCodeMiddleware, code=check_code(access_code))
+    app.add_middleware(SecurityHeadersMiddleware)
     return app

@@ -91,7 +91,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if not code and not is_loopback(host):
             print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
     try:
-        app = create_app(access_code=code, camera=args.camera, local_only=not code and is_loopback(host))
+        app = create_app(access_code=code, camera=args.camera, names_refused=not code)
     except RuntimeError as e:  # the camera could not be opened
         print(f"riichi-lens serve: {e}", file=sys.stderr)
         return 2

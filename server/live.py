@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import threading
 import time
 
@@ -28,6 +29,9 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 MAX_FRAME_BYTES = 8 * 1024 * 1024  # a 4K JPEG frame is ~2 MiB
+# a frame is a video's: 4000 x 3000 at most (a 4K frame is 8.3 megapixels), where a photo may have 60; a small PNG
+# can decode to that many (a 240 KB one to 180 MB)
+MAX_FRAME_PIXELS = 12_000_000
 SMALL_PASS_EVERY = 2
 
 
@@ -37,10 +41,12 @@ LIVE_OPTIONS = ("context", "ruleset", "seat", "mirrored", "profile", "draw_decla
 class LiveReader:
     """One viewer's tracker and options; ``read`` turns a frame into the stable table and readout."""
 
-    def __init__(self, finder, options: dict, to_context):
+    def __init__(self, finder, options: dict, to_context, slots: threading.Semaphore | None = None):
+        """``slots``: the server's photo slots (``server.app``), one taken to decode and read each frame."""
         from vision.tracker import TileTracker
 
         self.finder = finder
+        self.slots = slots or contextlib.nullcontext()
         self.tracker = TileTracker()
         self.frames = 0
         self.to_context = to_context
@@ -89,7 +95,22 @@ class LiveReader:
         self.ctx, self.profile, self.seat, self.mirrored = ctx, profile or None, seat, mirrored
         self.draw_declared = declared
 
+    def read_frame(self, data: bytes) -> dict:
+        """``read`` of a frame's JPEG or PNG bytes, decoded in the same photo slot (ImageError if they are not a
+        frame: another kind of file, or more than ``MAX_FRAME_PIXELS``)."""
+        from vision.image import ImageError, decode_image
+
+        if len(data) > MAX_FRAME_BYTES:
+            raise ImageError(f"frame is over {MAX_FRAME_BYTES // 2**20} MiB: send smaller JPEG frames")
+        with self.slots:
+            return self._read(decode_image(data, max_pixels=MAX_FRAME_PIXELS, formats=("JPEG", "PNG")))
+
     def read(self, image) -> dict:
+        """The stable table and readout of a frame (a BGR array), in a photo slot."""
+        with self.slots:
+            return self._read(image)
+
+    def _read(self, image) -> dict:
         import cv2
 
         from vision.pipeline import table_json
@@ -144,8 +165,6 @@ class Camera:
 
 async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
     """Frames from the page: the newest one is read whenever the worker is free; the rest are dropped."""
-    from vision.image import ImageError, decode_image
-
     newest: dict = {"number": 0}
     arrived = asyncio.Event()
 
@@ -167,10 +186,7 @@ async def serve_browser_frames(ws: WebSocket, reader: LiveReader) -> None:
             data, number = newest.pop("frame"), newest["number"]
             t0 = time.perf_counter()
             try:
-                if len(data) > MAX_FRAME_BYTES:
-                    raise ImageError(f"frame is over {MAX_FRAME_BYTES // 2**20} MiB: send smaller JPEG frames")
-                image = await run_in_threadpool(decode_image, data)
-                out = await run_in_threadpool(reader.read, image)
+                out = await run_in_threadpool(reader.read_frame, data)
             except ValueError as e:  # not an image, or a profile that went away: say so, keep the stream open
                 answered += 1
                 await ws.send_json({"frame": number, "error": str(e)})

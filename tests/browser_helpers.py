@@ -88,7 +88,7 @@ def serve_app(**app_options):
     from server.app import create_app
 
     port = free_port()
-    app_options.setdefault("local_only", True)  # as `riichi-lens serve` runs it
+    app_options.setdefault("names_refused", True)  # as `riichi-lens serve` runs it
     server = uvicorn.Server(uvicorn.Config(create_app(**app_options), host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)

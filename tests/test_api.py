@@ -456,3 +456,86 @@ def test_seat_across_in_a_three_player_ruleset_is_refused_up_front(client):
                     data={"ruleset": "tenhou-sanma", "seat": "across"})
     assert r.status_code == 422 and r.json()["error"].startswith("seat across: in tenhou-sanma")
     assert client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma", "seat": "left"}).status_code == 200
+
+
+def test_a_body_larger_than_the_app_reads_is_refused_before_it_is_parsed(client):
+    """A 30 MiB JSON body took 790 MB to parse before it was refused, and a form past the photo limit was spooled to
+    a file on disk; bodies sent without their length are counted as they come."""
+    huge = b'{"hand": "' + b"1" * (3 * 2**20) + b'"}'
+    r = client.post("/api/score", content=huge, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"] == "the request is too large (over 2 MiB)"
+    r = client.post("/api/score", content=(huge[i:i + 65536] for i in range(0, len(huge), 65536)),
+                    headers={"content-type": "application/json"})  # chunked: no length said
+    assert r.status_code == 413
+    assert client.post("/api/score", json={"hand": "123m456p789s11z 555z", "win_tile": "5z"}).status_code == 200
+
+
+def test_an_upload_said_too_large_is_refused_unread():
+    """The length the request says is enough: not a byte of the 50 MB is read."""
+    import asyncio
+
+    from server.access import BodyLimitMiddleware
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app was called")
+
+    async def receive():
+        raise AssertionError("the body was read")
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/recognize",
+             "headers": [(b"content-type", b"multipart/form-data; boundary=x"), (b"content-length", b"50000000")]}
+    asyncio.run(BodyLimitMiddleware(app, photo_limit=40 * 2**20, other_limit=2**20)(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert b"send a smaller photo, at most 40 MiB" in sent[1]["body"]
+
+
+def test_every_answer_forbids_framing_and_sniffing(client):
+    """Another site could frame the page and have the user click in it unseen: the same-origin check sees no click."""
+    for r in (client.get("/"), client.get("/api/rulesets"), client.post("/api/score", json={"hand": "x"})):
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_photos_are_decoded_in_the_photo_slots(client, monkeypatch):
+    """A photo waiting for its turn holds its file's bytes, not the image they decode to (a 240 KB PNG can decode
+    to 180 MB): the decoding happens in the slot, as the reading does."""
+    import threading
+
+    import vision.image
+
+    state = {"in_slot": 0, "decoded_outside": 0}
+    real = vision.image.load_image
+    slots = []
+    original = threading.Semaphore
+
+    class Watched:
+        def __init__(self, n):
+            self.inner = original(n)
+            slots.append(self)
+
+        def __enter__(self):
+            self.inner.acquire()
+            state["in_slot"] += 1
+
+        def __exit__(self, *exc):
+            state["in_slot"] -= 1
+            self.inner.release()
+
+    def load(source):
+        if isinstance(source, (bytes, bytearray)) and not state["in_slot"]:
+            state["decoded_outside"] += 1
+        return real(source)
+
+    monkeypatch.setattr(threading, "Semaphore", Watched)
+    monkeypatch.setattr(vision.image, "load_image", load)
+    watched = TestClient(create_app())
+    jpeg = cv2.imencode(".jpg", np.full((100, 100, 3), 90, np.uint8))[1].tobytes()
+    assert watched.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}).status_code == 200
+    assert watched.post("/api/calibration/grid", files={"photo": ("a.jpg", jpeg, "image/jpeg")}).status_code in (200, 422)
+    assert slots and state["decoded_outside"] == 0

@@ -5,11 +5,12 @@ from fastapi import WebSocket
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from server.access import ALPHABET, COOKIE, WS_CLOSE_CODE, lan_addresses, lan_banner, new_code
+from server.access import ALPHABET, MAX_WRONG, WS_CLOSE_CODE, lan_addresses, lan_banner, new_code
 from server.app import create_app
 from server.cli import build_parser
 
 CODE = "k7m2xq9p"
+COOKIE = "riichi_lens_code_80"  # the test client's requests come to port 80
 HAND = {"hand": "123m456p789s11z 555z", "win_tile": "5z", "context": {"tsumo": True, "dora_indicators": ["4z"]}}
 
 
@@ -53,20 +54,57 @@ def test_a_browser_gets_a_short_html_page(guarded):
 
 
 def test_the_url_code_sets_a_cookie_that_later_requests_carry(guarded):
-    r = guarded.get(f"/?code={CODE}")
-    assert r.status_code == 200 and "riichi-lens" in r.text
+    r = guarded.get(f"/?code={CODE}", follow_redirects=False)
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}={CODE}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert guarded.get("/api/rulesets").status_code == 200  # the cookie alone
     assert guarded.get("/static/app.js").status_code == 200
 
 
-@pytest.mark.parametrize("header", ['other={"a":1}; riichi_lens_code=CODE', "x=a b; riichi_lens_code=CODE",
-                                    "riichi_lens_code=CODE; x=a b", "x=é; riichi_lens_code=CODE",
-                                    "a=b; ;;; riichi_lens_code=CODE"])
+def test_a_page_opened_with_the_code_is_sent_on_to_its_address_without_it(guarded):
+    """The code left in the address bar stays in the history and could leave in a Referer."""
+    r = guarded.get(f"/?lang=ja&code={CODE}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/?lang=ja" and CODE not in r.headers["location"]
+    r = guarded.get(f"/?code={CODE}")  # followed, as a browser does
+    assert r.status_code == 200 and "riichi-lens" in r.text and str(r.url).endswith("/")
+    # an API call carrying the code in its URL is answered, not sent on
+    assert guarded.post(f"/api/score?code={CODE}", json=HAND).json()["win"]["points"] == 12000
+
+
+def test_two_servers_on_one_host_keep_their_own_cookies():
+    """A browser keeps one cookie jar for every port of a host: the second server's code replaced the first's."""
+    first = TestClient(create_app(access_code=CODE), base_url="http://192.168.1.20:8000")
+    assert first.get(f"/?code={CODE}", follow_redirects=False).headers["set-cookie"].startswith(
+        f"riichi_lens_code_8000={CODE}")
+    first.cookies.set("riichi_lens_code_8001", "othercode")  # the other server's, on the same host
+    assert first.get("/api/rulesets").status_code == 200
+
+
+def test_a_device_sending_many_wrong_codes_is_refused_for_a_while(guarded, monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr("server.access.time.monotonic", lambda: clock[0])
+    for _ in range(MAX_WRONG):
+        assert guarded.get("/api/rulesets", headers={"X-Access-Code": "wrongcode"}).status_code == 401
+    r = guarded.get("/api/rulesets", headers={"X-Access-Code": CODE})  # even the right code, for now
+    assert r.status_code == 429 and "too many wrong access codes" in r.json()["error"]
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with guarded.websocket_connect(f"/api/echo?code={CODE}") as ws:
+            ws.receive_text()
+    assert refused.value.code == 4429
+    clock[0] += 61
+    assert guarded.get("/api/rulesets", headers={"X-Access-Code": CODE}).status_code == 200
+    # a request with no code at all (a browser's first visit) is no guess
+    for _ in range(2 * MAX_WRONG):
+        assert guarded.get("/api/rulesets").status_code == 401
+    assert guarded.get("/api/rulesets", headers={"X-Access-Code": CODE}).status_code == 200
+
+
+@pytest.mark.parametrize("header", ['other={"a":1}; COOKIE=CODE', "x=a b; COOKIE=CODE", "COOKIE=CODE; x=a b",
+                                    "x=é; COOKIE=CODE", "a=b; ;;; COOKIE=CODE"])
 def test_the_cookie_is_found_beside_another_apps_odd_cookies(guarded, header):
     """Another web app on the same host may set cookies Python's SimpleCookie rejects (JSON, spaces, non-ASCII);
     they must not hide this app's cookie, nor let a wrong code in."""
+    header = header.replace("COOKIE", COOKIE)
     assert guarded.get("/api/rulesets", headers={"Cookie": header.replace("CODE", CODE).encode()}).status_code == 200
     r = guarded.get("/api/rulesets", headers={"Cookie": header.replace("CODE", "wrongcode").encode()})
     assert r.status_code == 401 and "wrong access code" in r.json()["error"]
@@ -94,8 +132,10 @@ def test_websockets_need_the_code(guarded):
 
 
 def test_an_unusable_code_is_refused_up_front():
-    with pytest.raises(ValueError, match="4 to 64"):
+    with pytest.raises(ValueError, match="6 to 64"):
         create_app(access_code="a b")
+    with pytest.raises(ValueError, match="6 to 64"):
+        create_app(access_code="1234")  # guessed in 17 minutes at 10 a minute
 
 
 def test_the_cli_accepts_lan_and_code(capsys):
@@ -105,7 +145,7 @@ def test_the_cli_accepts_lan_and_code(capsys):
     assert (args.lan, args.code, args.host) == (False, None, None)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--code", "no spaces"])
-    assert "4 to 64" in capsys.readouterr().err
+    assert "6 to 64" in capsys.readouterr().err
 
 
 def test_codes_are_random_and_unambiguous():
@@ -154,19 +194,21 @@ def test_another_sites_page_cannot_use_the_app():
 
 @pytest.mark.parametrize("host, status", [
     ("127.0.0.1:8000", 200), ("localhost:8000", 200), ("[::1]:8000", 200), ("127.0.0.2", 200),
-    ("evil.example:8000", 403), ("127.0.0.1.evil.example", 403), ("", 403),
+    ("192.168.1.20:8000", 200), ("[fe80::1]:8000", 200),
+    ("evil.example:8000", 403), ("127.0.0.1.evil.example", 403), ("laptop.local:8000", 403), ("0.0.0.0:8000", 403),
+    ("", 403),
 ])
-def test_served_on_localhost_it_answers_only_requests_addressed_there(host, status):
-    """A site whose name is made to point at 127.0.0.1 (DNS rebinding) is the app's own origin to the browser:
-    only the Host header tells it apart."""
-    client = TestClient(create_app(local_only=True), base_url="http://127.0.0.1:8000")
+def test_without_a_code_it_answers_only_requests_addressed_to_an_ip_address(host, status):
+    """A site whose name is made to point at this machine (DNS rebinding) is the app's own origin to the browser:
+    only the Host header tells it apart, on 127.0.0.1 and served to the network without a code (--host) alike."""
+    client = TestClient(create_app(names_refused=True), base_url="http://127.0.0.1:8000")
     r = client.post("/api/score", json=HAND, headers={"Host": host})
     assert r.status_code == status
     if status == 403:
-        assert "answers only at localhost or 127.0.0.1" in r.json()["error"]
+        assert "answers only at an IP address or localhost" in r.json()["error"]
 
 
-def test_serve_on_localhost_is_local_only_and_on_the_network_is_not(monkeypatch):
+def test_serve_without_a_code_refuses_named_hosts_and_with_one_does_not(monkeypatch):
     made = []
     monkeypatch.setattr("server.app.create_app", lambda **options: made.append(options))
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
@@ -177,8 +219,9 @@ def test_serve_on_localhost_is_local_only_and_on_the_network_is_not(monkeypatch)
     with socket.socket() as s:  # a port free now, so that the check before serving passes
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
-    assert main(["serve", "--port", port]) == 0 and made[-1]["local_only"] is True
-    assert main(["serve", "--lan", "--port", port]) == 0 and made[-1]["local_only"] is False  # its code guards it
+    assert main(["serve", "--port", port]) == 0 and made[-1]["names_refused"] is True
+    assert main(["serve", "--host", "0.0.0.0", "--port", port]) == 0 and made[-1]["names_refused"] is True
+    assert main(["serve", "--lan", "--port", port]) == 0 and made[-1]["names_refused"] is False  # its code guards it
 
 
 def test_serve_on_a_port_in_use_says_so_before_any_url(capsys):

@@ -57,6 +57,20 @@ def test_a_bad_frame_gets_an_error_and_the_stream_goes_on(client):
         assert answer["frame"] == 2 and answer["dropped"] == 0  # the bad frame was answered, not dropped
 
 
+def test_a_frame_must_be_a_video_frames_size_and_kind(client):
+    """A photo may have 60 megapixels, a frame 12: a small PNG can decode to 180 MB. A frame's format must say its
+    size in its header (a WebP's is not read before decoding)."""
+    from test_api import _bomb_png
+
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_bytes(_bomb_png(5000, 3000))
+        assert ws.receive_json()["error"] == "image is 5000x3000 pixels; the limit is 12 megapixels"
+        ws.send_bytes(cv2.imencode(".webp", np.full((20, 20, 3), 90, np.uint8))[1].tobytes())
+        assert ws.receive_json()["error"] == "this is a WebP image: send JPEG or PNG"
+        ws.send_bytes(cv2.imencode(".png", np.full((240, 320, 3), 90, np.uint8))[1].tobytes())
+        assert ws.receive_json()["width"] == 320
+
+
 @pytest.mark.parametrize("message, words", [
     ("[]", "JSON object"), ('"hi"', "JSON object"), ("5", "JSON object"), ("null", "JSON object"),
     ('{"ruleset": 5}', "ruleset must be text: one of tenhou"), ('{"ruleset": null}', "ruleset must be text"),
