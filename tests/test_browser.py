@@ -980,6 +980,31 @@ def server_messages() -> list[str]:
     with pytest.raises(HandError) as refused:
         analyse(parse_hand("234m456p11s789s 6'78m"), Context(riichi=True, win_from="left"), "2m")
     said.append(str(refused.value))
+    # the context's flags that cannot be together, typed melds refused, a three-player rule in a four-player preset
+    for refuse in (lambda: Context(seat_wind="N", ruleset=preset("tenhou-sanma")),
+                   lambda: Context(tsumo=True, other_winner_nearer=True), lambda: Context(ippatsu=True),
+                   lambda: Context(rinshan=True), lambda: Context(tsumo=True, chankan=True),
+                   lambda: Context(houtei=True, chankan=True),
+                   lambda: Context(riichi=True, ippatsu=True, rinshan=True, tsumo=True), lambda: Context(honba=150),
+                   lambda: Context(kita=5, ruleset=preset("tenhou-sanma")),
+                   lambda: analyse(parse_hand("123m456p789s11z555z"), Context(rinshan=True, tsumo=True), "5z"),
+                   lambda: analyse(parse_hand("123m456p789s1z1z 5'55p"), Context(chankan=True, win_from="left"), "1z"),
+                   lambda: parse_hand("123m456p789s11z [555z]"), lambda: parse_hand("123m456p789s11z 5'55"),
+                   lambda: parse_hand("123m456p789s11z 5'5x5p"), lambda: preset("tenhou:kita=yes")):
+        with pytest.raises(ValueError) as refused:  # HandError is a ValueError
+            refuse()
+        said.append(str(refused.value))
+    # a live frame refused, and what guards the server says
+    from server.access import TOO_MANY_WRONG, BodyLimitMiddleware
+    from server.live import MAX_FRAME_PIXELS
+
+    with pytest.raises(ImageError) as refused:
+        decode_image(cv2.imencode(".webp", np.zeros((8, 8, 3), np.uint8))[1].tobytes(), MAX_FRAME_PIXELS, ("JPEG", "PNG"))
+    said.append(str(refused.value))
+    limits = BodyLimitMiddleware(None, photo_limit=40 * 2**20, other_limit=2 * 2**20)
+    said += [TOO_MANY_WRONG, limits._message(limits.form_limit, True), limits._message(limits.other_limit, False)]
+    # the page's own words for a server it cannot reach or whose answer it cannot read
+    said += ["/api/score: the answer is not JSON", "the browser cannot show this photo"]
     said += live_options_refused({"ruleset": "tenhou:kuitan=maybe"})
     said += damaged_jpegs_refused() + calibration_refused()
     return list(dict.fromkeys(said))
@@ -1051,14 +1076,14 @@ def calibration_refused() -> list[str]:
 def test_in_japanese_the_servers_problems_notes_and_errors_are_said_in_japanese(page):
     """The server writes its problems, notes and errors in English; until session 73 a Japanese page showed them so,
     among Japanese words. Left in Latin letters: tiles in notation, the suit letters, what the user typed (in 「」),
-    file formats."""
+    file formats and units, the program's name and its paths."""
     messages = server_messages()
     assert len(messages) >= 25, messages  # the tables and inputs above still give what they were made to give
     load_table(page, "1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 1m")
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         said = page.execute_script("return arguments[0].map(messageText)", messages)
-        kept_latin = r"([0-9]+[mpsz]'*)+|「[^」]*」|m・p・s・z|JPEG|PNG|WebP|BMP|TIFF|PDF"
+        kept_latin = r"([0-9]+[mpsz]'*)+|「[^」]*」|m・p・s・z|JPEG|PNG|WebP|BMP|TIFF|PDF|MiB|URL|JSON|riichi-lens|/api/[a-z/]+"
         untranslated = [(m, s) for m, s in zip(messages, said) if re.search("[A-Za-z]", re.sub(kept_latin, "", s))]
         assert untranslated == [], "\n".join(map(str, untranslated))
         shown = wait_for(page, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#problems li")])
@@ -1102,7 +1127,7 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         across = wait_for(page, lambda d: d.find_element(
             By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text)
-        assert across.startswith("対面 不聴") and "手牌を伏せている" in across
+        assert across.startswith("対面 ノーテン") and "手牌伏せ" in across
     finally:
         page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
     page.find_element(By.CSS_SELECTOR, "#win option[value='tsumo']").click()
@@ -1139,16 +1164,16 @@ def test_the_player_liable_for_a_big_set_is_set_in_the_form(page):
     page.find_element(By.CSS_SELECTOR, "summary").click()
     Select(page.find_element(By.ID, "pao")).select_by_value("left")
     wait_for(page, lambda d: payments_text(d).startswith("left pays 32000") and "right pays" not in payments_text(d))
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou-sanma")
     assert page.find_element(By.CSS_SELECTOR, "#pao option[value='across']").get_attribute("disabled")
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
     Select(page.find_element(By.ID, "pao")).select_by_value("right")  # right fed the 7z: liable too
     wait_for(page, lambda d: payments_text(d).startswith("right pays 32000"))
 
 
 def test_three_players_count_the_norths_set_aside(page):
     assert not page.find_element(By.ID, "kita").is_displayed()  # four players: no kita
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou-sanma")
     kita = page.find_element(By.ID, "kita")
     assert kita.is_displayed()
     type_hand(page, "123p456p789s11z 555z")
@@ -1159,7 +1184,7 @@ def test_three_players_count_the_norths_set_aside(page):
     kita.send_keys("2")
     wait_for(page, lambda d: any(r.text.startswith("kita") and "2" in r.text
                                  for r in d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")))
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
     assert not kita.is_displayed()
     wait_for(page, lambda d: verdict(d).get("kind") == "win" and not any(
         r.text.startswith("kita") for r in d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr")))
@@ -1216,6 +1241,46 @@ def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
     assert not page.find_elements(By.CSS_SELECTOR, "#readout .discard")
 
 
+def test_a_yakuman_is_named_as_tables_name_it_and_said_once(page):
+    """A yakuman showed as "1× yakuman — yakuman" (1倍役満 — 役満), a double one's yaku row as plain yakuman, and a
+    hand of 13 han as yakuman, not kazoe yakuman; the presets and winds showed their codes in Japanese too."""
+    def total(d):
+        return d.find_element(By.CSS_SELECTOR, "#readout .total").text
+
+    def score(hand, win_tile, ruleset, riichi=False):
+        type_hand(page, hand)
+        tile = page.find_element(By.ID, "win_tile")
+        tile.clear()
+        tile.send_keys(win_tile)
+        Select(page.find_element(By.ID, "win")).select_by_value("tsumo")
+        Select(page.find_element(By.ID, "ruleset")).select_by_value(ruleset)
+        if page.find_element(By.ID, "riichi").is_selected() != riichi:
+            page.find_element(By.ID, "riichi").click()
+        page.find_element(By.ID, "score").click()
+
+    try:
+        score("111m222p333s444z5z", "5z", "tenhou")  # suuankou tanki, one yakuman at Tenhou
+        wait_for(page, lambda d: total(d) == "yakuman — 48000 points")
+        score("111m222p333s444z5z", "5z", "mahjong-soul")  # a double one at Mahjong Soul
+        wait_for(page, lambda d: total(d) == "double yakuman — 96000 points")
+        assert page.find_element(By.CSS_SELECTOR, "#readout table.yaku").text == "suuankou tanki double yakuman"
+        score("2233445566778p", "8p", "tenhou", riichi=True)  # 13 han: riichi, tsumo, pinfu, tanyao, ryanpeikou, chinitsu
+        wait_for(page, lambda d: total(d) == "13 han 20 fu — kazoe yakuman — 48000 points")
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        wait_for(page, lambda d: total(d) == "13翻20符 — 数え役満 — 48000点")
+        score("111m222p333s444z5z", "5z", "mahjong-soul")
+        wait_for(page, lambda d: total(d) == "ダブル役満 — 96000点")
+        assert page.find_element(By.CSS_SELECTOR, "#readout table.yaku").text == "四暗刻単騎 ダブル役満"
+        assert Select(page.find_element(By.ID, "ruleset")).first_selected_option.text == "雀魂"
+        assert [o.text for o in Select(page.find_element(By.ID, "seat_wind")).options] == ["東", "南", "西", "北"]
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+        if page.find_element(By.ID, "riichi").is_selected():
+            page.find_element(By.ID, "riichi").click()
+        Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
+    assert Select(page.find_element(By.ID, "ruleset")).first_selected_option.text == "Tenhou"
+
+
 def test_in_japanese_the_fu_lines_are_named_in_japanese(page):
     """The fu lines came from the server in English whatever the language."""
     type_hand(page, "123m456p789s7z [5555z] 7z")  # base, closed ron, closed kan, value pair
@@ -1223,7 +1288,7 @@ def test_in_japanese_the_fu_lines_are_named_in_japanese(page):
     try:
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         lines = wait_for(page, lambda d: [r.text for r in d.find_elements(By.CSS_SELECTOR, "#readout table.fu tr")])
-        assert [line.rsplit(" ", 1)[0] for line in lines] == ["副底", "暗槓 5z5z5z5z", "役牌の雀頭 7z7z", "ツモ"]
+        assert [line.rsplit(" ", 1)[0] for line in lines] == ["副底", "暗槓 5z5z5z5z", "役牌雀頭 7z7z", "ツモ符"]
         # every kind of fu line the engine writes, from hands scored here
         names = sorted({name for hand, tile, tsumo in FU_HANDS for name, _ in score_win(
             parse_hand(hand), tile, Context(tsumo=tsumo, win_from=None if tsumo else "left")).fu_items})
@@ -1261,7 +1326,7 @@ def test_house_rules_typed_change_the_readout_and_a_bad_one_is_the_servers_error
     assert "kuitan: yes or no" in listed(page) and options.find_element(By.TAG_NAME, "ul").is_displayed()
     page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
     wait_for(page, lambda d: "kuitan（喰いタン）: yes / no" in listed(d))
-    assert "honba_ron（積み棒（ロン））: 0〜100000の整数" in listed(page)
+    assert "honba_ron（ロンの1本場あたりの加算点）: 0〜100000の整数" in listed(page)
     assert "red_fives（赤ドラ）: 各色の赤五の枚数 0 / 1（例 1/1/1）" in listed(page)
     assert "kuitan（喰いタン）: yes / no" in house.get_attribute("title")
     page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
@@ -1317,11 +1382,11 @@ def test_a_three_player_ruleset_offers_no_seat_across(page):
     seat, win = Select(page.find_element(By.ID, "seat")), Select(page.find_element(By.ID, "win"))
     seat.select_by_value("across")
     win.select_by_value("across")
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou-sanma")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou-sanma")
     assert seat.first_selected_option.get_attribute("value") == "self"
     assert win.first_selected_option.get_attribute("value") == "left"
     assert not page.find_element(By.CSS_SELECTOR, '#seat option[value="across"]').is_enabled()
-    Select(page.find_element(By.ID, "ruleset")).select_by_visible_text("tenhou")
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
     assert page.find_element(By.CSS_SELECTOR, '#seat option[value="across"]').is_enabled()
 
 

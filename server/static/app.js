@@ -670,7 +670,7 @@ function drawCheck(el, table) {
   const tiles = table.check.tiles;
   const p = document.createElement("p");
   p.className = "check " + (tiles.length ? "unsure" : "sure");
-  p.textContent = tiles.length ? t("check_tiles", tiles.length) : t("read_surely", Math.round(checkBelow(table) * 100) + " %");
+  p.textContent = tiles.length ? t("check_tiles", tiles.length) : t("read_surely", t("percent", Math.round(checkBelow(table) * 100)));
   if (tiles.length) {
     const button = document.createElement("button");
     button.type = "button";
@@ -694,7 +694,7 @@ function drawSuggestions(el, suggestions) {
   const box = document.createElement("div");
   box.className = "suggestions";
   box.innerHTML = suggestions.map((s, i) =>
-    `<p data-suggestion="${i}">${t("maybe_complete", tileImg(s.read, "small"), tileImg(s.kind, "small"), Math.round(s.probability * 100) + " %")} ` +
+    `<p data-suggestion="${i}">${t("maybe_complete", tileImg(s.read, "small"), tileImg(s.kind, "small"), t("percent", Math.round(s.probability * 100)))} ` +
     `<button type="button" data-take="${i}">${esc(t("take_it", s.kind))}</button></p>`).join("");
   for (const p of box.querySelectorAll("p[data-suggestion]")) {
     const s = suggestions[+p.dataset.suggestion];
@@ -1376,7 +1376,8 @@ async function loadOptions() {
   try {
     state.rulesets = await api("/api/rulesets");
     const names = Object.keys(state.rulesets);
-    $("ruleset").innerHTML = names.map((n) => `<option${n === "tenhou" ? " selected" : ""}>${esc(n)}</option>`).join("");
+    $("ruleset").innerHTML = names.map((n) => `<option value="${esc(n)}"${n === "tenhou" ? " selected" : ""}` +
+      `${STRINGS.en[`ruleset_${n}`] ? ` data-i18n="ruleset_${esc(n)}"` : ""}>${esc(rulesetName(n))}</option>`).join("");
     state.houseRules = await api("/api/house-rules");
     drawHouseOptions();
   } catch (e) {

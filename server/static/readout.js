@@ -12,11 +12,15 @@ function tileImg(code, cls = "") {
 
 const tileRow = (codes, cls = "") => codes.map((c) => tileImg(c, cls)).join("");
 
+// A value's count: "2 han 40 fu", or the yakuman it is ("double yakuman"); and its limit where that is no yakuman's
+// own (a yakuman reached by han is a kazoe yakuman), so that "yakuman" is never said twice.
+const countText = (v) => (v.yakuman ? yakumanName(v.yakuman) : t("han_fu", v.han, v.fu));
+const limitText = (v) => (v.yakuman || !v.limit ? "" : limitName(v.limit === "yakuman" ? "kazoe" : v.limit));
+
 function valueText(v) {
   if (!v) return t("no_yaku");
-  const count = v.yakuman ? t("yakuman_n", v.yakuman) : t("han_fu", v.han, v.fu);
-  const limit = v.limit && !v.yakuman ? " " + limitName(v.limit) : "";
-  return `${t("points", v.points)} <small>(${count}${limit})</small>`;
+  const limit = limitText(v);
+  return `${t("points", v.points)} <small>${t("paren", countText(v) + (limit ? " " + limit : ""))}</small>`;
 }
 
 function verdictHtml(r) {
@@ -50,23 +54,23 @@ function discardsHtml(r) {
 function furitenHtml(f) {
   if (!f || !f.furiten) return "";
   const reasons = f.reasons.map((r) => esc(messageText(r))).join(t("list_sep"));
-  return `<p class="furiten" data-kind="${esc(f.kind)}"><b>${t("furiten")}</b> (${esc(t("furiten_" + f.kind))}): ${reasons}</p>`;
+  return `<p class="furiten" data-kind="${esc(f.kind)}"><b>${esc(t("furiten_" + f.kind))}</b>: ${reasons}</p>`;
 }
 
 function paymentsHtml(w) {
   const pays = w.payments.map((p) => t("pays", t(p.payer), p.points) + (p.honba ? t("honba_extra", p.honba) : ""));
-  return `<p class="payments">${pays.map(esc).join(t("list_sep"))}${t("sentence_end")} ${esc(t("winner_gains", w.winner_gain))}</p>`;
+  return `<p class="payments">${pays.map(esc).join(t("list_sep"))}${t("sentence_end")}${t("sentence_gap")}${esc(t("winner_gains", w.winner_gain))}</p>`;
 }
 
 function winHtml(w) {
   const out = [];
   if (!w.valid) out.push(`<p class="error">${t("no_yaku_win")}</p>`);
-  const yaku = w.yaku.map(([n, h]) => `<tr><td>${esc(yakuName(n))}</td><td>${w.yakuman ? limitName("yakuman") : t("han", h)}</td></tr>`);
+  // a yakuman's han are 13 a yakuman: 26 is a double one (suuankou tanki where a ruleset counts it so)
+  const yaku = w.yaku.map(([n, h]) => `<tr><td>${esc(yakuName(n))}</td><td>${w.yakuman ? yakumanName(h / 13) : t("han", h)}</td></tr>`);
   out.push(`<h3>${t("yaku")}</h3><table class="yaku">${yaku.join("")}</table>`);
   if (!w.valid) return out.join("");
-  const count = w.yakuman ? t("yakuman_n", w.yakuman) : t("han_fu", w.han, w.fu);
-  const limit = w.limit ? ` — ${esc(limitName(w.limit))}` : "";
-  out.push(`<p class="big total">${count}${limit} — <span class="points">${t("points", w.points)}</span></p>`);
+  const limit = limitText(w);
+  out.push(`<p class="big total">${countText(w)}${limit ? ` — ${esc(limit)}` : ""} — <span class="points">${t("points", w.points)}</span></p>`);
   if (w.fu_items.length && !w.yakuman) {
     out.push(`<h3>${t("fu")}</h3><table class="fu">${w.fu_items.map(([n, f]) => `<tr><td>${esc(fuName(n))}</td><td>${f}</td></tr>`).join("")}</table>`);
   }
