@@ -1504,12 +1504,14 @@ def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(pag
     where = "const r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.left, r.right, r.top];"
     size = page.get_window_size()
     try:
+        def laid_out(d):  # once the window has its new size (a busy machine lays the page out a moment later)
+            stage, readout = d.execute_script(where, "stage"), d.execute_script(where, "readout")
+            return stage, readout
+
         page.set_window_size(1366, 768)
-        stage, readout = page.execute_script(where, "stage"), page.execute_script(where, "readout")
-        assert readout[0] >= stage[1] and readout[2] < 300  # to its right, at the top
+        wait_for(page, lambda d: (lambda s, r: r[0] >= s[1] and r[2] < 300)(*laid_out(d)))  # to its right, at the top
         page.set_window_size(390, 844)
-        stage, readout = page.execute_script(where, "stage"), page.execute_script(where, "readout")
-        assert readout[2] > stage[2]
+        wait_for(page, lambda d: (lambda s, r: r[2] > s[2])(*laid_out(d)))  # below it
         assert page.execute_script("return document.documentElement.scrollWidth <= innerWidth")  # nothing sticks out
     finally:
         page.set_window_size(size["width"], size["height"])

@@ -259,7 +259,7 @@ def test_tile_set_select_lists_the_profiles_and_sends_the_choice(driver, base_ur
     assert driver.execute_script("return window.sentProfile") == "x"
     driver.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
     assert select.find_elements(By.TAG_NAME, "option")[0].text == "標準の読み取り"
-    assert driver.find_element(By.ID, "tab-calib").text == "自分の牌セット"
+    assert driver.find_element(By.ID, "tab-calib").text == "牌セット"
     driver.execute_script("localStorage.clear()")
     assert console_errors(driver) == []
 

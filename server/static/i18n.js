@@ -93,7 +93,7 @@ const STRINGS = {
   },
   ja: {
     subtitle: "卓を読んで点数計算",
-    tab_photo: "写真", tab_typed: "手牌入力", tab_live: "ライブ", tab_calib: "自分の牌セット", tabs_label: "モード",
+    tab_photo: "写真", tab_typed: "手牌入力", tab_live: "ライブ", tab_calib: "牌セット", tabs_label: "モード",
     pick_photo: "写真を撮る・選ぶ", drop_hint: "またはここに写真をドロップ",
     mirrored: "左右反転（インカメラ）", profile: "牌セット", shipped_reader: "標準の読み取り",
     undo: "元に戻す", add_tile: "牌を追加", add_hint: "牌が抜けている所を写真上でタップ（クリック）",
@@ -378,7 +378,7 @@ const MESSAGES_JA = [
   [/^the grid lacks (.+): lay out one of each tile$/, (m) => `${m[1]}がありません。各牌を1枚ずつ並べてください`],
   [/^profile name '(.*)': use 1-40 letters, digits, '_' or '-'$/, (m) => `セット名「${m[1]}」: 英字・数字・_・- の1〜40文字にしてください`],
   [/^no profile named '(.*)' \(profiles: (.*)\); make one in the page's My set tab or with riichi-lens calibrate$/,
-    (m) => `「${m[1]}」という牌セットはありません（${m[2] === "none yet" ? "まだ一つもありません" : `「${m[2]}」`}）。「自分の牌セット」タブで作ってください`],
+    (m) => `「${m[1]}」という牌セットはありません（${m[2] === "none yet" ? "まだ一つもありません" : `「${m[2]}」`}）。「牌セット」タブで作ってください`],
   // the context refused (rules.context, rules.readout)
   [/^three-player games have no north seat or round$/, () => "三人麻雀に北家・北場はありません"],
   [/^only a ron can be shared with another winner$/, () => "ダブロンはロンのときだけです"],
