@@ -107,7 +107,7 @@ def payments(base: int, dealer: bool, tsumo: bool, win_from: str | None, winner_
             pay[s][1] += rules.honba_tsumo * honba
     else:
         pay[win_from][0] = _round100(normal * (6 if dealer else 4))
-        pay[pao if pao_base else win_from][1] = rules.honba_ron * honba
+        pay[pao if pao_base and rules.pao_pays_honba else win_from][1] = rules.honba_ron * honba
     if pao_base:
         liable = _round100(pao_base * (6 if dealer else 4))
         if tsumo:

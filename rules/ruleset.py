@@ -5,10 +5,15 @@ The README has a table of what each preset sets. Nothing in the engine reads a r
 Editions and sources (checked against the published texts where they could be read):
 - ``tenhou``: Tenhou's ranked rules, and all 6,878 records in ``shared/data/rules``.
 - ``mahjong-soul``: Mahjong Soul's ranked rules (double yakuman, triple ron allowed, no renhou, no kiriage).
-- ``wrc``: WRC 2015 rules (yakuman do not add up; renhou a mangan, cumulative with other yaku per the 2014
-  errata; kiriage mangan; no counted yakuman; head bump; no abortive draws). WRC 2022 lets yakuman add up.
+- ``wrc``: WRC 2022 rules, as the 2015 ones (renhou a mangan, cumulative with other yaku per the 2014 errata;
+  kiriage mangan; no counted yakuman; head bump; no abortive draws) but for yakuman, which since 2022 add up (a
+  daisangen with suuankou is a double yakuman; no yakuman counts double by its wait; WRC 2022's rule changes, as
+  mahjongbelgium.be lists them, 2022-04-02). Until session 80 the 2015 rules (no yakuman added).
 - ``ema``: EMA Riichi Competition Rules 2016 (no red fives, no kiriage, yakuman neither double nor cumulative,
-  renhou a strict mangan, pao on the third dragon / fourth wind meld, multiple ron, no abortive draws).
+  renhou a strict mangan, pao on the third dragon / fourth wind meld, multiple ron, no abortive draws); in a
+  multiple ron each winner takes the honba, a farther winner in riichi its own stick back (§4.1: "each winner
+  receives the value of the hand including the value of counters in play"; "riichi declarers that win, always get
+  their riichi bet back"), and under pao on a ron only the discarder pays the honba (§3.3.9).
 Uncertain cells: the double-wind pair fu of WRC (2) and EMA (4), and whether rinshan earns tsumo fu there.
 ``renhou="mangan"`` scores renhou as a 5-han yaku that adds to the hand's others (WRC's reading);
 ``renhou="strict-mangan"`` pays it a mangan on its own, with no other yaku or dora added, unless the hand is worth
@@ -51,6 +56,8 @@ class Ruleset:
     temporary_furiten_ends_on_call: bool = True  # a player's own call ends temporary furiten, like a draw
     atozuke: bool = True  # may win on a wait that has a yaku even if other waits have none
     pao: bool = True  # liability for daisangen / daisuushii
+    pao_pays_honba: bool = True  # under pao on a ron the liable player pays the honba (else the discarder does)
+    honba_every_winner: bool = False  # a multiple ron's farther winner too takes the honba (and its own riichi stick)
     honba_ron: int = 300  # paid by the discarder per honba
     honba_tsumo: int = 100  # paid by each other player per honba
     noten_payment_total: int = 3000
@@ -91,13 +98,13 @@ MAHJONG_SOUL_SANMA = replace(
 )
 WRC = Ruleset(
     name="wrc", red_fives=(0, 0, 0), kiriage_mangan=True, kazoe_yakuman=False, double_yakuman=False,
-    yakuman_stacking=False, nagashi_mangan=False, renhou="mangan", double_wind_pair_fu=2,
+    yakuman_stacking=True, nagashi_mangan=False, renhou="mangan", double_wind_pair_fu=2,
     multiple_ron="head_bump", abortive_draws=False, pao=True,
 )
 EMA = Ruleset(
     name="ema", red_fives=(0, 0, 0), kiriage_mangan=False, kazoe_yakuman=False, double_yakuman=False,
     yakuman_stacking=False, nagashi_mangan=False, renhou="strict-mangan", double_wind_pair_fu=4,
-    multiple_ron="triple", abortive_draws=False, pao=True,
+    multiple_ron="triple", abortive_draws=False, pao=True, pao_pays_honba=False, honba_every_winner=True,
 )
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (TENHOU, TENHOU_SANMA, MAHJONG_SOUL, MAHJONG_SOUL_SANMA, WRC, EMA)}

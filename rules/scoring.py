@@ -123,7 +123,11 @@ def score_win(hand: Hand, win_tile: str, ctx: Context) -> WinResult:
         if liable and not pao_base:
             sets = " or ".join(word for (_, word), _ in liable)
             notes += (f"pao not applied: {ctx.pao} fed no {sets} set of this hand",)
-    honba, sticks = (0, 0) if ctx.other_winner_nearer else (ctx.honba, ctx.riichi_sticks)
+    honba, sticks = ctx.honba, ctx.riichi_sticks
+    if ctx.other_winner_nearer:  # the nearer winner takes the sticks, and the honba unless every winner does
+        honba = honba if rules.honba_every_winner else 0
+        own_stick = rules.honba_every_winner and (ctx.riichi or ctx.double_riichi)  # EMA: a winner's bet comes back
+        sticks = min(sticks, 1) if own_stick else 0
     pays = payments(base, ctx.seat_wind == "E", ctx.tsumo, ctx.win_from, seat - 27, honba, rules,
                     ctx.pao if pao_base else None, pao_base)
     points = gain = 0

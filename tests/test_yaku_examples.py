@@ -198,13 +198,45 @@ def test_complete_hand_without_yaku_is_not_a_win():
 
 
 def test_yakuman_add_up_only_where_the_ruleset_says():
-    # daisangen + tsuuiisou (open haku pon, so no suuankou): Tenhou counts two yakuman, 64000 for a
-    # non-dealer ron; WRC 2015 and EMA 2016 count every hand as a single yakuman, 32000.
+    # daisangen + tsuuiisou (open haku pon, so no suuankou): Tenhou and WRC 2022 count two yakuman, 64000 for a
+    # non-dealer ron; EMA 2016 counts every hand as a single yakuman, 32000 (as WRC 2015 did).
     from rules.ruleset import EMA
     hand = "666z777z111z22z 5'55z"
-    tenhou = win(hand, "2z", **RON_S)
-    assert (tenhou.yakuman, tenhou.points) == (2, 64000)
-    assert {name for name, _ in tenhou.yaku} == {"daisangen", "tsuuiisou"}
-    for rules in (WRC, EMA):
-        single = win(hand, "2z", **RON_S, ruleset=rules)
-        assert (single.yakuman, single.points) == (1, 32000)
+    for rules in (TENHOU, WRC):
+        double = win(hand, "2z", **RON_S, ruleset=rules)
+        assert (double.yakuman, double.points) == (2, 64000)
+        assert {name for name, _ in double.yaku} == {"daisangen", "tsuuiisou"}
+    single = win(hand, "2z", **RON_S, ruleset=EMA)
+    assert (single.yakuman, single.points) == (1, 32000)
+
+
+def test_under_ema_the_discarder_pays_the_honba_of_a_pao_ron():
+    """EMA 2016 §3.3.9: the discarder shares the payment with the liable player, "but only the discarder pays for
+    any counters"; Tenhou has the liable player pay them (above)."""
+    from rules.ruleset import EMA
+
+    r = win("234m66s 5'55z 66'6z 777'z", "2m", **RON_S, pao="left", honba=2, ruleset=EMA)
+    assert sorted((p.payer, p.points, p.honba) for p in r.payments) == [("across", 16000, 600), ("left", 16000, 0)]
+
+
+def test_a_double_rons_farther_winner_takes_the_honba_and_its_own_stick_under_ema_and_nothing_at_tenhou():
+    """EMA 2016 §4.1: "each winner receives the value of the hand including the value of counters in play", and
+    "riichi declarers that win, always get their riichi bet back"; the other sticks go to the nearer winner."""
+    from rules.ruleset import EMA
+
+    farther = dict(RON_S, honba=2, riichi_sticks=3, other_winner_nearer=True)
+    tenhou = win("123m456p789s55z111z", "1z", **farther)
+    assert [(p.points, p.honba) for p in tenhou.payments] == [(1300, 0)] and tenhou.winner_gain == 1300
+    ema = win("123m456p789s55z111z", "1z", **farther, ruleset=EMA)
+    assert [(p.points, p.honba) for p in ema.payments] == [(1300, 600)] and ema.winner_gain == 1300 + 600
+    in_riichi = win("123m456p789s55z111z", "1z", **farther, riichi=True, ruleset=EMA)
+    assert in_riichi.winner_gain == in_riichi.points + 600 + 1000  # its own stick, not the two others'
+
+
+def test_wrc_adds_yakuman_up_since_2022_but_counts_none_double_by_its_wait():
+    """WRC 2022's rule changes: a hand of several yakuman is a double or triple yakuman (daisangen with suuankou);
+    suuankou tanki is still one."""
+    r = win("555666777z111m22p", "1m", seat_wind="S", tsumo=True, ruleset=WRC)
+    assert sorted(name for name, _ in r.yaku) == ["daisangen", "suuankou"] and (r.yakuman, r.points) == (2, 64000)
+    r = win("111m222p333s444z55z", "5z", seat_wind="S", tsumo=True, ruleset=WRC)
+    assert (r.yakuman, r.points) == (1, 32000)

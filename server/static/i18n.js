@@ -475,6 +475,7 @@ const HOUSE_JA = {
   ura_dora: "裏ドラ", kan_dora: "カンドラ", kan_ura_dora: "カン裏ドラ", multiple_ron: "複数ロン：頭ハネ／ダブロン／トリロン",
   abortive_draws: "途中流局", suji_kuikae: "筋喰い替え", kuikae_allowed: "喰い替えあり",
   temporary_furiten_ends_on_call: "同巡内フリテンの鳴きによる解除", atozuke: "後付け", pao: "責任払い（パオ）",
+  pao_pays_honba: "パオのロンの本場は責任者が払う", honba_every_winner: "ダブロンの本場は各和了者に",
   honba_ron: "ロンの1本場あたりの加算点", honba_tsumo: "ツモの1本場あたりの加算点", noten_payment_total: "ノーテン罰符の総額", tsumo_loss: "ツモ損",
   kita: "北抜き",
 };
