@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 import pytest
 from browser_helpers import base_url, driver, page  # noqa: F401 (fixtures)
-from browser_helpers import (apt_install, banner, console_errors, data_url_png, reload_page, screenshot, shared_dir,
-                             wait_for)
+from browser_helpers import (apt_install, banner, console_errors, data_url_png, reload_page, screenshot, serve_app,
+                             shared_dir, wait_for)
 from rules.context import Context
 from rules.scoring import score_win
 from rules.tiles import parse_hand
@@ -1577,3 +1577,30 @@ def test_the_tabs_are_moved_between_by_the_arrow_keys(page):
         return [b.id, p && p.getAttribute('role'), p && p.getAttribute('aria-labelledby'), p && !p.hidden];});""")
     assert pairs == [["tab-photo", "tabpanel", "tab-photo", True], ["tab-live", "tabpanel", "tab-live", False],
                      ["tab-typed", "tabpanel", "tab-typed", False], ["tab-calib", "tabpanel", "tab-calib", False]]
+
+
+def test_on_the_network_the_page_opened_with_its_code_works_whole_and_leaves_the_code_out_of_its_address(driver):
+    """serve --lan: the address with ?code= is sent on without it (303), and the page's fetches and websocket carry
+    the cookie the code set, named for the port."""
+    with serve_app(access_code="table-77x", names_refused=False) as url:
+        driver.get(url + "/?code=table-77x")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "body[data-ready='true']"))
+        assert driver.current_url == url + "/"
+        assert [c["name"] for c in driver.get_cookies()] == [f"riichi_lens_code_{url.rsplit(':', 1)[1]}"]
+        type_hand(driver, "123m456p789s11z 555z")
+        tile = driver.find_element(By.ID, "win_tile")
+        tile.clear()
+        tile.send_keys("5z")
+        driver.find_element(By.ID, "score").click()
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .total"))
+        answer = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket(location.origin.replace("http", "ws") + "/api/live");
+            ws.onopen = () => ws.send("{not json");  // answered, where a refused socket is closed
+            ws.onmessage = (e) => { ws.close(); done(e.data); };
+            ws.onclose = (e) => done("closed " + e.code);""")
+        assert "options not applied: they are not JSON" in answer, answer
+        driver.delete_all_cookies()
+        driver.get(url + "/")
+        assert "access code" in driver.page_source
+    assert console_errors(driver) == []
