@@ -82,10 +82,12 @@ class Readout:
     draws: tuple[Draw, ...] = ()  # 13 tiles, not tenpai: the draws that take it nearer (tenpai: see waits)
     discards: tuple[DiscardChoice, ...] = ()  # 14 tiles, not complete: the best discards, most draws first
     notes: tuple[str, ...] = field(default_factory=tuple)
+    furiten_ron: bool = False  # a ron on a wait the hand is in furiten for: no such win, though ``win`` values it
 
     def to_dict(self) -> dict:
         return {
             "hand": self.hand, "tiles": self.tiles, "shanten": self.shanten, "tenpai": self.tenpai,
+            "furiten_ron": self.furiten_ron,
             "waits": [w.to_dict() for w in self.waits], "furiten": self.furiten.to_dict(),
             "win": self.win.to_dict() if self.win else None, "win_tile": self.win_tile,
             "draws": [d.to_dict() for d in self.draws], "discards": [d.to_dict() for d in self.discards],
@@ -339,4 +341,5 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
     if fur.furiten and not ctx.tsumo:
         notes.append("furiten: this hand cannot win by ron")
     notes += list(result.notes)
-    return Readout(hand.notation(), 14, -1, True, furiten=fur, win=result, win_tile=win_tile, notes=tuple(notes))
+    return Readout(hand.notation(), 14, -1, True, furiten=fur, win=result, win_tile=win_tile, notes=tuple(notes),
+                   furiten_ron=fur.furiten and not ctx.tsumo)

@@ -1127,7 +1127,14 @@ def test_an_exhaustive_draw_shows_each_seat_tenpai_or_noten_and_the_payments(pag
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         across = wait_for(page, lambda d: d.find_element(
             By.CSS_SELECTOR, '#readout tr.draw-seat[data-seat="across"]').text)
-        assert across.startswith("対面 ノーテン") and "手牌伏せ" in across
+        assert across.startswith("対面 ノーテン") and "（手牌伏せ）" in across
+        size = page.get_window_size()
+        page.set_window_size(390, 844)  # a phone broke the seats' names a character a line (自/分)
+        lines = """const cells = document.querySelectorAll('#readout .draw-seat .seat-name, #readout .draw-seat small');
+            return [...cells].map((c) => { const r = document.createRange(); r.selectNodeContents(c);
+              return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; });"""
+        wait_for(page, lambda d: set(d.execute_script(lines)) == {1})
+        page.set_window_size(size["width"], size["height"])
     finally:
         page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
     page.find_element(By.CSS_SELECTOR, "#win option[value='tsumo']").click()
@@ -1144,7 +1151,7 @@ def test_typed_hand_still_scores_a_win(page):
     assert wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout table.yaku tr"))
     # a context change scores again at once: ron from the left instead of tsumo
     page.find_element(By.CSS_SELECTOR, "#win option[value='left']").click()
-    payments = wait_for(page, lambda d: (t := payments_text(d)).startswith("left pays") and t)
+    payments = wait_for(page, lambda d: (t := payments_text(d)).startswith("Left pays") and t)
     assert "right pays" not in payments
     assert banner(page) == ""
     screenshot(page, "typed")
@@ -1160,15 +1167,15 @@ def test_the_player_liable_for_a_big_set_is_set_in_the_form(page):
     type_hand(page, "234m11p 55'5z 6'66z 777'z")  # a daisangen of three dragon pons, from across, left and right
     page.find_element(By.ID, "score").click()
     # a tsumo: everyone pays
-    wait_for(page, lambda d: "across pays" in payments_text(d) and "right pays" in payments_text(d))
+    wait_for(page, lambda d: "across pays" in payments_text(d).lower() and "right pays" in payments_text(d).lower())
     page.find_element(By.CSS_SELECTOR, "summary").click()
     Select(page.find_element(By.ID, "pao")).select_by_value("left")
-    wait_for(page, lambda d: payments_text(d).startswith("left pays 32000") and "right pays" not in payments_text(d))
+    wait_for(page, lambda d: payments_text(d).startswith("Left pays 32000") and "right pays" not in payments_text(d))
     Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou-sanma")
     assert page.find_element(By.CSS_SELECTOR, "#pao option[value='across']").get_attribute("disabled")
     Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
     Select(page.find_element(By.ID, "pao")).select_by_value("right")  # right fed the 7z: liable too
-    wait_for(page, lambda d: payments_text(d).startswith("right pays 32000"))
+    wait_for(page, lambda d: payments_text(d).startswith("Right pays 32000"))
 
 
 def test_three_players_count_the_norths_set_aside(page):
@@ -1212,7 +1219,7 @@ def test_a_double_rons_farther_winner_is_set_in_the_form(page):
     wait_for(page, lambda d: "+ 600 honba" in payments_text(d))
     page.find_element(By.CSS_SELECTOR, "summary").click()
     page.find_element(By.ID, "double_ron").click()  # the nearer winner takes the honba
-    wait_for(page, lambda d: "left pays" in payments_text(d) and "honba" not in payments_text(d))
+    wait_for(page, lambda d: payments_text(d).startswith("Left pays") and "honba" not in payments_text(d))
 
 
 def test_typed_hand_not_yet_complete_shows_its_best_discards_and_draws(page):
@@ -1495,6 +1502,98 @@ def test_a_tiles_spoken_name_holds_its_tooltip_and_the_headings_go_down_one_leve
                                      ".filter((h) => h.offsetParent !== null || h.classList.contains('sr-only'))"
                                      ".map((h) => +h.tagName[1])")
         assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), (tab, levels)
+
+
+def test_a_ron_in_furiten_says_so_before_its_value_and_strikes_the_value_through(page):
+    """A referee read the points of a ron in furiten as owed: only an italic line at the end said it cannot be."""
+    type_hand(page, "123456789m11234p")
+    tile = page.find_element(By.ID, "win_tile")
+    tile.clear()
+    tile.send_keys("1m")
+    discards = page.find_element(By.ID, "discards")
+    discards.clear()
+    discards.send_keys("1m")
+    Select(page.find_element(By.ID, "win")).select_by_value("left")
+    page.find_element(By.ID, "score").click()
+    def struck(d):
+        return d.find_element(By.CSS_SELECTOR, "#readout .total .points").value_of_css_property("text-decoration-line")
+
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .error").text
+             == "Furiten: this hand cannot win by ron. What it would be worth:")
+    assert struck(page) == "line-through"
+    notes = [n.text for n in page.find_elements(By.CSS_SELECTOR, "#readout .note")]
+    assert "furiten: this hand cannot win by ron" not in notes  # said once
+    Select(page.find_element(By.ID, "win")).select_by_value("tsumo")  # a tsumo wins in furiten
+    wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "#readout .error") and struck(d) == "none")
+    discards.clear()
+
+
+def test_a_dealers_tsumo_is_paid_all_alike_and_no_ura_dora_line_shows_without_indicators(page):
+    """Tables call a tsumo all pay alike "2600 all" (2600オール); the readout listed each payer, and "ura dora 0 han"
+    whenever riichi was on, as if indicators had been counted. A typed hand at an exhaustive draw said nothing of
+    the payments, which need every seat."""
+    type_hand(page, "234m567p22s345678s")
+    tile = page.find_element(By.ID, "win_tile")
+    tile.clear()
+    tile.send_keys("8s")
+    page.find_element(By.ID, "riichi").click()
+    Select(page.find_element(By.ID, "win")).select_by_value("tsumo")
+    page.find_element(By.ID, "score").click()
+    try:
+        wait_for(page, lambda d: payments_text(d) == "2600 all. Winner gains 7800.")
+        yaku = "return [...document.querySelectorAll('#readout table.yaku tr')].map((r) => r.innerText.replace(/\\s+/g, ' '))"
+        assert page.execute_script(yaku) == ["menzen tsumo 1 han", "riichi 1 han", "pinfu 1 han", "tanyao 1 han"]  # no ura 0
+        page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
+        wait_for(page, lambda d: payments_text(d) == "2600オール。和了者の獲得は計7800点。")
+        Select(page.find_element(By.ID, "win")).select_by_value("draw")
+        wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .draw-typed").text.startswith("流局時"))
+    finally:
+        page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
+        page.find_element(By.ID, "riichi").click()
+        Select(page.find_element(By.ID, "win")).select_by_value("tsumo")
+
+
+def test_house_rules_typed_after_a_presets_name_choose_that_preset(page):
+    """The CLI and the API take "tenhou:kuitan=no"; the page's field sent it as "tenhou:tenhou:kuitan=no", refused
+    with every option's name."""
+    type_hand(page, "234m567p22s345s 6'78s")  # open tanyao, its only yaku
+    tile = page.find_element(By.ID, "win_tile")
+    tile.clear()
+    tile.send_keys("5s")
+    page.find_element(By.CSS_SELECTOR, "details.more summary").click()
+    house = page.find_element(By.ID, "house_rules")
+    house.clear()
+    house.send_keys("ema: kuitan=no")
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: "No yaku" in d.find_element(By.ID, "readout").text)
+    assert (house.get_attribute("value"), Select(page.find_element(By.ID, "ruleset")).first_selected_option
+            .get_attribute("value")) == ("kuitan=no", "ema")
+    assert banner(page) == ""
+    house.clear()
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
+
+
+def test_on_a_laptop_a_long_readout_opens_no_gap_between_the_tabs_and_the_form(page):
+    """The readout beside the form, taller than it, spread its height over the tabs' row too: the hand's field sat
+    200 px below the tabs."""
+    size = page.get_window_size()
+    try:
+        page.set_window_size(1366, 768)
+        type_hand(page, "234m567p22s345678s")
+        tile = page.find_element(By.ID, "win_tile")
+        tile.clear()
+        tile.send_keys("8s")
+        page.find_element(By.ID, "riichi").click()
+        page.find_element(By.ID, "score").click()
+        wait_for(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#readout .total"))
+        bottom = "return document.querySelector('nav.tabs').getBoundingClientRect().bottom"
+        top = "return document.querySelector('section.panel:not([hidden])').getBoundingClientRect().top"
+        readout = "return document.getElementById('side').getBoundingClientRect().height"
+        assert page.execute_script(readout) > 500  # taller than the form, as the readout of a win is
+        assert page.execute_script(top) - page.execute_script(bottom) < 20
+    finally:
+        page.find_element(By.ID, "riichi").click()
+        page.set_window_size(size["width"], size["height"])
 
 
 def test_on_a_laptop_the_readout_is_beside_the_photo_and_on_a_phone_below_it(page):

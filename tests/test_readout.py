@@ -333,11 +333,14 @@ def test_a_fourteen_tile_hand_without_its_winning_tile_is_scored_on_one_it_could
     that can be: it was said "this hand cannot win by ron"."""
     r = analyse(parse_hand("123456789m11234p"), Context(discards=(Discard("1m"),)))
     assert r.win.valid and not r.furiten.furiten and r.win_tile != "1m"
-    assert "furiten: this hand cannot win by ron" not in r.notes
+    assert "furiten: this hand cannot win by ron" not in r.notes and not r.furiten_ron
     assert r.notes[0].endswith("the reading worth most that is not in furiten")
-    # given, the winning tile is taken as said, furiten and all
+    # given, the winning tile is taken as said, furiten and all: a ron that cannot be, said so in the answer too
     r = analyse(parse_hand("123456789m11234p"), Context(discards=(Discard("1m"),)), "1m")
     assert r.furiten.furiten and "furiten: this hand cannot win by ron" in r.notes
+    assert r.furiten_ron and r.to_dict()["furiten_ron"] is True
+    r = analyse(parse_hand("123456789m11234p"), Context(tsumo=True, discards=(Discard("1m"),)), "1m")
+    assert r.furiten.furiten and not r.furiten_ron  # a tsumo wins in furiten
 
 
 def test_what_the_ruleset_or_hand_leaves_out_is_said():

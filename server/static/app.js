@@ -560,7 +560,7 @@ function checkBelow(table) {
 
 function drawLegend() {
   const items = ROLES.map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
-  items.push(`<span class="key low"><i></i>${t("low_conf")} (&lt; ${Math.round(checkBelow(state.table) * 100)}%)</span>`);
+  items.push(`<span class="key low"><i></i>${t("low_conf")} ${t("paren", "&lt; " + t("percent", Math.round(checkBelow(state.table) * 100)))}</span>`);
   items.push(`<span class="key won"><i></i>${t("won_tile")}</span>`);
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
 }
@@ -576,7 +576,8 @@ function drawProblems() {
   el.hidden = !problems.length;
   el.innerHTML = `<h2>${t("problems")}</h2><ul>` + problems.map((p, i) =>
     `<li><button type="button" data-problem="${i}" aria-pressed="${state.problem === i}">${problemText(p)}` +
-    (p.tiles.length ? ` <small>(${p.tiles.length})</small>` : "") + "</button></li>").join("") + "</ul>";
+    (p.tiles.length ? ` <small>${t("paren", t(p.tiles.length === 1 ? "one_tile" : "n_tiles", p.tiles.length))}</small>` : "") +
+    "</button></li>").join("") + "</ul>";
   el.querySelectorAll("button[data-problem]").forEach((b) => b.addEventListener("click", () => selectProblem(+b.dataset.problem)));
 }
 
@@ -626,8 +627,11 @@ function drawReadout() {
   const el = $("readout");
   showScoring(); // the photo's "Scoring…" goes with the photo view, left mid-correction (drawn again below there)
   if (state.mode === "typed") {
-    if (state.typed) renderReadout(el, state.typed);
-    else { el.hidden = true; el.replaceChildren(); }  // none: a refused hand's readout is not the one before
+    if (state.typed) {
+      renderReadout(el, state.typed);
+      // a typed hand is one seat's: an exhaustive draw's payments need every seat's (a photo of the table)
+      if ($("win").value === "draw") el.insertAdjacentHTML("beforeend", `<p class="note draw-typed"><i>${t("draw_typed")}</i></p>`);
+    } else { el.hidden = true; el.replaceChildren(); }  // none: a refused hand's readout is not the one before
     return;
   }
   if (state.mode === "calib") { el.hidden = true; return; }
@@ -1400,6 +1404,16 @@ function rulesetSpec() {
   return ($("ruleset").value || "tenhou") + (house ? `:${house}` : "");
 }
 
+// House rules typed after a preset's name, as the CLI and the API take them ("tenhou:kuitan=no"): the preset is
+// chosen in its select and its name taken out of the field (it was sent as "tenhou:tenhou:kuitan=no" and refused)
+function presetTypedWithHouseRules() {
+  const named = /^\s*([\w-]+)\s*:(.*)$/s.exec($("house_rules").value);
+  if (!named || !(state.rulesets || {})[named[1]]) return;
+  $("ruleset").value = named[1];
+  $("house_rules").value = named[2].trim();
+  seatsForRuleset();
+}
+
 // Three players sit self, right and left: "across" is not offered as the seat scored nor as the discarder
 function seatsForRuleset() {
   const ruleset = (state.rulesets || {})[$("ruleset").value];
@@ -1514,7 +1528,12 @@ function wire() {
   $("overlay").addEventListener("keydown", onOverlayKey);
   const context = $("context");
   // kept at once too (with the photo): the answer's own keep would come too late for a reload just after
-  context.addEventListener("change", (e) => { if (e.target.id === "seat_wind") drawDealer(); rescoreSoon(); keepSoon(); });
+  context.addEventListener("change", (e) => {
+    if (e.target.id === "seat_wind") drawDealer();
+    if (e.target.id === "house_rules") presetTypedWithHouseRules();
+    rescoreSoon();
+    keepSoon();
+  });
   context.addEventListener("input", (e) => { if (e.target.type === "number") { rescoreSoon(); keepSoon(); } });
   context.addEventListener("submit", (e) => e.preventDefault());
   $("hand-form").addEventListener("submit", (e) => { e.preventDefault(); scoreTyped(); });

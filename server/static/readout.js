@@ -58,19 +58,30 @@ function furitenHtml(f) {
 }
 
 function paymentsHtml(w) {
-  const pays = w.payments.map((p) => t("pays", t(p.payer), p.points) + (p.honba ? t("honba_extra", p.honba) : ""));
-  return `<p class="payments">${pays.map(esc).join(t("list_sep"))}${t("sentence_end")}${t("sentence_gap")}${esc(t("winner_gains", w.winner_gain))}</p>`;
+  // a tsumo all pay alike: "4000 all" (4000オール), as tables call it; else who pays what, the sentence's first letter up
+  const alike = w.payments.length > 1 && w.payments.every((p) => p.points === w.payments[0].points && p.honba === w.payments[0].honba);
+  const pays = (alike ? [w.payments[0]] : w.payments).map((p) => (alike ? t("pays_all", p.points) : t("pays", t(p.payer), p.points)) +
+    (p.honba ? t(alike ? "honba_each" : "honba_extra", p.honba) : ""));
+  if (pays.length) pays[0] = pays[0].charAt(0).toUpperCase() + pays[0].slice(1);
+  return `<p class="payments">${pays.map((p) => `<span class="pay">${esc(p)}</span>`).join(t("list_sep"))}${t("sentence_end")}${t("sentence_gap")}${esc(t("winner_gains", w.winner_gain))}</p>`;
 }
 
-function winHtml(w) {
+const DORA_LINES = ["dora", "aka dora", "ura dora", "kita"];
+const FURITEN_RON_NOTE = "furiten: this hand cannot win by ron"; // rules.readout's note, for other clients
+
+// ``furitenRon``: the hand is in furiten for the tile it won on by ron, so no such win can be: said first, and the
+// value it would have struck through (a referee read the points as owed, the reason an italic line at the end)
+function winHtml(w, furitenRon = false) {
   const out = [];
   if (!w.valid) out.push(`<p class="error">${t("no_yaku_win")}</p>`);
+  else if (furitenRon) out.push(`<p class="error furiten-ron">${t("furiten_no_ron")}</p>`);
   // a yakuman's han are 13 a yakuman: 26 is a double one (suuankou tanki where a ruleset counts it so)
-  const yaku = w.yaku.map(([n, h]) => `<tr><td>${esc(yakuName(n))}</td><td>${w.yakuman ? yakumanName(h / 13) : t("han", h)}</td></tr>`);
+  // a dora line of no han (riichi's ura dora with no indicator given, as Tenhou lists it) reads as one counted
+  const yaku = w.yaku.filter(([n, h]) => h || !DORA_LINES.includes(n)).map(([n, h]) => `<tr><td>${esc(yakuName(n))}</td><td>${w.yakuman ? yakumanName(h / 13) : t("han", h)}</td></tr>`);
   out.push(`<h3>${t("yaku")}</h3><table class="yaku">${yaku.join("")}</table>`);
   if (!w.valid) return out.join("");
   const limit = limitText(w);
-  out.push(`<p class="big total">${countText(w)}${limit ? ` — ${esc(limit)}` : ""} — <span class="points">${t("points", w.points)}</span></p>`);
+  out.push(`<p class="big total${furitenRon ? " not-paid" : ""}">${countText(w)}${limit ? ` — ${esc(limit)}` : ""} — <span class="points">${t("points", w.points)}</span></p>`);
   if (w.fu_items.length && !w.yakuman) {
     out.push(`<h3>${t("fu")}</h3><table class="fu">${w.fu_items.map(([n, f]) => `<tr><td>${esc(fuName(n))}</td><td>${f}</td></tr>`).join("")}</table>`);
   }
@@ -94,12 +105,12 @@ function drawAtTableHtml(draw) {
   const rows = draw.seats.map((s) => {
     const said = s.tenpai === null ? `${t("draw_unknown")}` + (s.why ? `: ${esc(messageText(s.why))}` : "")
       : s.tenpai ? `${t("tenpai")} ${tileRow(s.waits, "small")}`
-      : t("noten") + (s.shown === "hidden" && s.declared === null ? ` <small>(${t("draw_hidden")})</small>` : "");
+      : t("noten") + (s.shown === "hidden" && s.declared === null ? ` <small>${t("paren", t("draw_hidden"))}</small>` : "");
     const delta = s.delta === null ? "" : (s.delta > 0 ? "+" : "") + s.delta;
     const declared = s.declared === null ? "" : s.declared ? "tenpai" : "noten";
     const options = [["", "declared_as_read"], ["tenpai", "declared_tenpai"], ["noten", "declared_noten"]]
       .map(([v, key]) => `<option value="${v}"${v === declared ? " selected" : ""}>${t(key)}</option>`).join("");
-    return `<tr class="draw-seat" data-seat="${s.seat}" data-tenpai="${s.tenpai}"><td>${esc(t(s.seat))}</td>` +
+    return `<tr class="draw-seat" data-seat="${s.seat}" data-tenpai="${s.tenpai}"><td class="seat-name">${esc(t(s.seat))}</td>` +
       `<td>${said}${s.nagashi ? ` <b>${t("nagashi")}</b>` : ""}</td><td class="delta">${delta}</td>` +
       `<td><select class="declare" data-seat="${s.seat}" aria-label="${esc(t("declared_label", t(s.seat)))}">` +
       `${options}</select></td></tr>`;
@@ -113,11 +124,12 @@ function renderReadout(el, r, { notes = [], hand = null, problems = false, noRea
   const out = [`<h2 class="sr-only">${t("readout_title")}</h2>`, photoHandHtml(hand)]; // its waits', yaku's, fu's h3 under it
   if (r) {
     out.push(verdictHtml(r), furitenHtml(r.furiten), waitsHtml(r), discardsHtml(r));
-    if (r.win) out.push(winHtml(r.win));
+    if (r.win) out.push(winHtml(r.win, r.furiten_ron));
   } else if (problems) {
     out.push(`<p class="error no-readout">${t(noReadout)}</p>`);
   }
-  const allNotes = [...notes, ...(r ? r.notes : [])];  // a readout's notes hold its win's
+  const said = r && r.furiten_ron ? [FURITEN_RON_NOTE] : [];  // said above the value already
+  const allNotes = [...notes, ...(r ? r.notes : [])].filter((n) => !said.includes(n));  // a readout's notes hold its win's
   out.push(allNotes.map((n) => `<p class="note"><i>${esc(messageText(n))}</i></p>`).join(""));
   el.innerHTML = out.join("");
   el.hidden = false;
