@@ -21,6 +21,7 @@ beyond guessing at 10 a minute, where unchecked a script tried 3,000 a second.
 """
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -108,7 +109,8 @@ async def _refuse(scope, receive, send, status: int, message: str, ws_code: int)
         return await send({"type": "websocket.close", "code": ws_code, "reason": WS_REASON.get(message, message)[:120]})
     accept = dict(scope.get("headers") or []).get(b"accept", b"")
     if b"text/html" in accept:
-        body = (f"<!doctype html><meta charset=utf-8><title>riichi-lens: refused</title><p>{message}</p>").encode()
+        # escaped: a refusal may quote the request's Host or Origin
+        body = f"<!doctype html><meta charset=utf-8><title>riichi-lens: refused</title><p>{html.escape(message)}</p>".encode()
         kind = b"text/html; charset=utf-8"
     else:
         body, kind = json.dumps({"error": message}).encode(), b"application/json"

@@ -237,3 +237,9 @@ def test_serve_on_a_port_in_use_says_so_before_any_url(capsys):
         assert main(["serve", "--port", str(port)]) == 2
     out = capsys.readouterr()
     assert out.out == "" and f"127.0.0.1:{port} cannot be listened on" in out.err and f"--port {port + 1}" in out.err
+
+
+def test_a_refusal_shown_to_a_browser_escapes_what_it_quotes():
+    client = TestClient(create_app(names_refused=True), base_url="http://127.0.0.1:8000")
+    r = client.get("/", headers={"Host": "<b>x</b>.example", "Accept": "text/html"})
+    assert r.status_code == 403 and "&lt;b&gt;x&lt;/b&gt;.example" in r.text and "<b>" not in r.text
