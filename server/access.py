@@ -106,7 +106,8 @@ async def _refuse(scope, receive, send, status: int, message: str, ws_code: int)
     if scope["type"] == "websocket":
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        return await send({"type": "websocket.close", "code": ws_code, "reason": WS_REASON.get(message, message)[:120]})
+        reason = WS_REASON.get(message, message)[:120]
+        return await send({"type": "websocket.close", "code": ws_code, "reason": reason})
     accept = dict(scope.get("headers") or []).get(b"accept", b"")
     if b"text/html" in accept:
         # escaped: a refusal may quote the request's Host or Origin

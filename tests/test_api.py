@@ -539,3 +539,15 @@ def test_photos_are_decoded_in_the_photo_slots(client, monkeypatch):
     assert watched.post("/api/recognize", files={"photo": ("a.jpg", jpeg, "image/jpeg")}).status_code == 200
     assert watched.post("/api/calibration/grid", files={"photo": ("a.jpg", jpeg, "image/jpeg")}).status_code in (200, 422)
     assert slots and state["decoded_outside"] == 0
+
+
+def test_table_under_a_three_player_ruleset_reads_the_norths_set_aside(client):
+    from test_layout import lay_row
+
+    laid = lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 4z", 0, origin=(150.0, 700.0))
+    tiles = [{"kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in laid]
+    sanma = client.post("/api/table", json={"tiles": tiles, "ruleset": "tenhou-sanma"}).json()
+    assert sanma["seats"][0]["kita"] == [13] and sanma["tiles"][13]["role"] == "kita"
+    assert sanma["readout"]["tenpai"] and len(sanma["hand"]["concealed"]) == 13
+    four = client.post("/api/table", json={"tiles": tiles}).json()  # four players: the tile drawn
+    assert four["seats"][0]["kita"] == [] and four["hand"]["win_tile"] == "4z"

@@ -1397,6 +1397,17 @@ def test_a_three_player_ruleset_offers_no_seat_across(page):
     assert page.find_element(By.CSS_SELECTOR, '#seat option[value="across"]').is_enabled()
 
 
+def test_under_three_players_rules_a_north_set_aside_is_marked_and_named_in_the_legend(page):
+    load_table(page, "1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 4z", size=(900, 220))
+    legend = "return [...document.querySelectorAll('#legend .key')].map((k) => k.textContent)"
+    assert "north set aside" not in page.execute_script(legend)  # four players: the north is the tile drawn
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou-sanma")  # scored again: /api/table
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, '#overlay .tile-mark[data-index="13"]')
+             .get_attribute("data-role") == "kita")
+    assert "north set aside" in page.execute_script(legend)
+    Select(page.find_element(By.ID, "ruleset")).select_by_value("tenhou")
+
+
 def test_a_file_that_is_not_a_photo_shows_the_servers_error(page, tmp_path):
     fake = tmp_path / "notes.jpg"
     fake.write_text("just some text, not a photo\n")

@@ -842,3 +842,47 @@ def test_tiles_lying_on_one_another_are_a_problem_naming_them():
     assert any(p["message"].startswith("14 tiles lie on one another (1m 1m") for p in heaped["problems"])
     kakan = lay_row("2m 3m 4m 6p 7p 8p 3s 4s 5s 1z | 5z^5z 5z 5z", 0, origin=(200.0, 700.0), gap_between=0.6)
     assert not [p for p in score_table(read_table(kakan))["problems"] if "one another" in p["message"]]
+
+
+# three players: norths set aside lie apart at the right of the hand and its melds, as Tenhou draws them
+SANMA_HAND = "1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z"  # tenpai on 1z and 5z
+
+
+def test_three_players_norths_laid_apart_at_the_hands_right_are_set_aside_and_counted_as_dora():
+    """Read as a 14th tile set apart, a north set aside made a 14-tile hand; two made 15 tiles; one after a pon was
+    read into the pon (daiminkan 555s4z)."""
+    sanma = Context(ruleset=TENHOU_SANMA)
+    for spec, kita in [(SANMA_HAND + " | 4z", 1), (SANMA_HAND + " | 4z 4z", 2),
+                       ("1p 2p 3p 4p 5p 6p 1z 1z 5z 5z | 5s> 5s 5s | 4z", 1)]:
+        won_spec = spec.replace("5z 5z |", "5z 5z 5z |", 1)  # won on the third 5z
+        tiles = lay_row(spec, 0, origin=(150.0, 700.0))
+        table = read_table(tiles, kita=True)
+        seat = table.seats["self"]
+        assert kinds(table, seat.kita) == ["4z"] * kita and table.problems == []
+        assert [table.roles[i] for i in seat.kita] == ["kita"] * kita
+        out = score_table(table, sanma)
+        assert out["problems"] == [] and out["readout"]["tenpai"] and out["seats"][0]["kita"] == seat.kita
+        seen = vision.table.seen_context(table, sanma)
+        assert seen.kita == kita and "4z" not in seen.visible  # the seat's own, as the rules count kita
+        won = score_table(read_table(lay_row(won_spec, 0, origin=(150.0, 700.0)), kita=True),
+                          replace(sanma, tsumo=True, seat_wind="S"))
+        assert ("kita", kita) in [tuple(y) for y in won["readout"]["win"]["yaku"]]
+    # four players set no north aside: the same north is the tile drawn
+    four = read_table(lay_row(SANMA_HAND + " | 4z", 0, origin=(150.0, 700.0)))
+    assert four.seats["self"].kita == [] and four.seats["self"].drawn is not None
+
+
+def test_a_north_apart_is_set_aside_only_where_the_hand_left_counts_13_or_14_and_one_touching_is_the_hands():
+    twelve = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z | 4z", 0, origin=(150.0, 700.0)), kita=True)
+    assert twelve.seats["self"].kita == [] and len(twelve.seats["self"].concealed) == 13  # the north is the hand's
+    touching = read_table(lay_row(SANMA_HAND + " 4z", 0, origin=(150.0, 700.0)), kita=True)
+    assert touching.seats["self"].kita == [] and len(touching.seats["self"].concealed) == 14
+
+
+def test_a_north_set_aside_marked_as_the_winning_tile_is_the_tile_drawn():
+    """A north drawn and set apart to be won on (tanki) reads as set aside; the user's mark says otherwise."""
+    table = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 5z 5z 5z 4z | 4z", 0, origin=(150.0, 700.0)), kita=True)
+    north = table.seats["self"].kita[0]
+    out = score_table(table, Context(ruleset=TENHOU_SANMA, tsumo=True, seat_wind="S"), won=north)
+    assert out["readout"]["win"]["valid"] and out["hand"]["win_tile"] == "4z"
+    assert out["seats"][0]["kita"] == [] and out["tiles"][north]["role"] == "concealed"

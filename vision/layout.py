@@ -797,14 +797,16 @@ class LineReading:
     concealed: list[int]  # tile indices, left to right
     melds: list[MeldReading]
     problems: list[tuple[str, list[int]]]  # (what is wrong, the tiles it is about)
+    kita: list[int] = field(default_factory=list)  # norths set aside at the line's right end (three players)
 
 
 CLEAR_GAP = 0.3  # a gap of this many short sides before a meld is a clear place to cut
 MAX_MELDS = 4  # a hand holds at most four melds: no more cuts are tried (each doubles the ways to cut a line)
 
 
-def read_line(tiles: list[Tile], line: Line) -> LineReading:
-    """Split a line into its concealed tiles (left) and its melds (right), reading each meld's call.
+def read_line(tiles: list[Tile], line: Line, kita: bool = False) -> LineReading:
+    """Split a line into its concealed tiles (left) and its melds (right), reading each meld's call; with ``kita``
+    (a three-player game that sets norths aside) the norths laid apart at its right end too (``_kita_apart``).
 
     Melds are taken from the right end while the tiles there hold a sideways tile, a stacked pair or face-down
     tiles. Face-down tiles at the left end of face-up concealed ones are not the hand's (a hand standing with its
@@ -816,7 +818,39 @@ def read_line(tiles: list[Tile], line: Line) -> LineReading:
     shaped as lying across the row (``LIES_ACROSS``) whose glyph the reader took for upright (a 4p or 8p, alike
     a quarter turned at 20 px) is looked for melds beside too, though among the concealed tiles it is no problem.
     """
+    apart = _kita_apart(tiles, line) if kita else 0
+    if not apart:
+        return _read_line(tiles, line, line.tiles)
+    # a north set apart beside 13 tiles may be the one drawn (a 14th), beside 12 it is: whichever reading leaves a
+    # hand of 13 or 14 (counting 3 a meld) with fewer problems, the norths set aside where both do. Each is tried
+    # on a copy (a reading turns its melds' tiles to lie as read), the one taken read again on the tiles
+    def worse(reading: LineReading) -> tuple[int, bool]:
+        return len(reading.problems), len(reading.concealed) + 3 * len(reading.melds) not in (13, 14)
+
+    without, set_aside = line.tiles, line.tiles[:-apart]
+    if worse(_read_line(list(tiles), line, set_aside)) > worse(_read_line(list(tiles), line, without)):
+        return _read_line(tiles, line, without)
+    reading = _read_line(tiles, line, set_aside)
+    reading.kita = line.tiles[-apart:]
+    return reading
+
+
+def _kita_apart(tiles: list[Tile], line: Line) -> int:
+    """How many tiles at the line's right end are norths set aside: face up, upright, laid at least ``CLEAR_GAP``
+    apart from the tiles before them, up to four (a set's norths). Players lay them at the right of their hand and
+    melds, as Tenhou draws them; a north touching the hand is one of its tiles (a sorted hand ends with honours)."""
     positions = line.tiles
+    n = 0
+    while (n < min(4, len(positions) - 1) and tiles[positions[-1 - n]].kind == "4z"
+           and not is_sideways(tiles[positions[-1 - n]], line.up)):
+        n += 1
+    while n and _gap_before(tiles, line, positions, len(positions) - n) <= CLEAR_GAP:
+        n -= 1  # the norths apart are those after the last clear gap
+    return n
+
+
+def _read_line(tiles: list[Tile], line: Line, positions: list[int]) -> LineReading:
+    """``read_line`` of the line's first ``positions``."""
     best: tuple | None = None
     shape = [_length_for_depth(tiles[i], line.right) for i in positions]
     typical = float(np.median(shape))

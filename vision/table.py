@@ -69,6 +69,7 @@ class Seat:
     drawn: int | None = None  # a 14th tile set apart at the right of the concealed ones
     melds: list[MeldReading] = field(default_factory=list)
     pond: list[tuple[int, bool]] = field(default_factory=list)  # (tile, sideways = riichi), in discard order
+    kita: list[int] = field(default_factory=list)  # norths set aside at the hand's right (three players)
 
     @property
     def shown(self) -> int:
@@ -80,7 +81,7 @@ class Seat:
                 "melds": [dict(kind=m.kind, tiles=m.tiles, called=m.called, source=m.source,
                                tile_indices=m.tile_indices, notes=m.notes) for m in self.melds],
                 "pond": [{"tile": i, "riichi": r} for i, r in self.pond],
-                "riichi": any(r for _, r in self.pond)}
+                "riichi": any(r for _, r in self.pond), "kita": self.kita}
 
 
 @dataclass
@@ -118,10 +119,12 @@ def _upright_faces(tiles: list[Tile], line: Line) -> int:
     return sum(1 for i in line.tiles if tiles[i].kind != "back" and not is_sideways(tiles[i], line.up))
 
 
-def read_table(tiles: list[Tile]) -> Table:
+def read_table(tiles: list[Tile], kita: bool = False) -> Table:
     """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
     caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row, a meld's
-    tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``)."""
+    tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``). With
+    ``kita`` (a ruleset whose norths are set aside: ``Ruleset.kita``) the norths laid apart at a hand's right are
+    its seat's ``kita`` (``layout.read_line``), not tiles of its hand or melds."""
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
     faceless = [i for i, t in enumerate(tiles) if not t.area >= MIN_FACE_AREA]
@@ -139,13 +142,13 @@ def read_table(tiles: list[Tile]) -> Table:
     tiles = _white_backs_face_down(list(tiles))
     melds, sorted_hands = [], []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
-        first = _read_seats(list(tiles), [])  # on a copy: reading a hand turns a white-backed kan's haku in place
+        first = _read_seats(list(tiles), [], kita)  # on a copy: reading a hand turns a white-backed kan's haku in place
         melds = [m.tile_indices for seat in first.seats.values() for m in seat.melds]
         hands = [_sortable(seat) for seat in first.seats.values()]
         sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
     settled, fifth_notes = _fifth_copies_read_again(tiles, melds, sorted_hands)
     notes += fifth_notes
-    table = _read_seats(list(settled), notes)  # on a copy, as above
+    table = _read_seats(list(settled), notes, kita)  # on a copy, as above
     retaken = _sorted_hands_read_again(table)
     if not retaken:
         return table
@@ -156,7 +159,7 @@ def read_table(tiles: list[Tile]) -> Table:
                      "which puts it in order")
         for i, alt in change:
             settled[i] = read_as(settled[i], alt)
-    return _read_seats(settled, notes)
+    return _read_seats(settled, notes, kita)
 
 
 # A hand is kept sorted: each suit together, numbers rising left to right, alike honours side by side
@@ -251,7 +254,7 @@ def _likeliest_sorting_change(kinds: list[str], options: list[tuple[float, int, 
     return ()
 
 
-def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
+def _read_seats(tiles: list[Tile], notes: list[str], kita: bool = False) -> Table:
     """``read_table`` once the tiles' kinds are settled."""
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
@@ -285,7 +288,7 @@ def _read_seats(tiles: list[Tile], notes: list[str]) -> Table:
                 seat_of[i] = name
             backs = [i for i in members if tiles[i].kind == "back"]
             if line is hand:
-                _read_hand(tiles, line, seat, roles, problems)
+                _read_hand(tiles, line, seat, roles, problems, kita)
             elif backs:  # the wall, or indicators laid aside with face-down tiles: the face-up ones are dora
                 for i in members:
                     roles[i] = "wall" if tiles[i].kind == "back" else "dora"
@@ -525,10 +528,14 @@ def _width(tiles: list[Tile], line: Line) -> float:
     return float(np.median([2 * tiles[i].extent_along(line.right) for i in line.tiles]))
 
 
-def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], problems: list[Problem]) -> None:
+def _read_hand(tiles: list[Tile], line: Line, seat: Seat, roles: list[str], problems: list[Problem],
+               kita: bool = False) -> None:
     blanks = _white_backed_closed_kans(tiles, line)
-    reading = read_line(tiles, line)
+    reading = read_line(tiles, line, kita)
     seat.melds = reading.melds
+    seat.kita = reading.kita
+    for i in reading.kita:
+        roles[i] = "kita"
     for m in reading.melds:
         if blanks & set(m.tile_indices):
             m.notes.append("two blank tiles read as haku are the face-down tiles of this closed kan (white backs)")
@@ -646,25 +653,25 @@ def liable_for(seat: Seat, ruleset) -> tuple[str, str, str] | None:
 def seen_context(table: Table, ctx=None, seat: str = "self"):
     """The context with what the photo shows: the seat's discards (and tiles called from them), riichi when its
     pond shows a sideways tile and its hand is closed (an open hand cannot have declared riichi: its sideways pond
-    tile is one set askew or read so), the dora indicators (unless the caller gave them) and every other face-up
-    tile."""
+    tile is one set askew or read so), the dora indicators (unless the caller gave them), the norths it set aside
+    (unless the caller gave their count) and every other face-up tile."""
     from rules.context import Context
 
     ctx = ctx or Context()
     s = table.seats[seat]
     kinds = [t.kind for t in table.tiles]
     discards = seat_discards(table, seat)
-    own = set(s.concealed) | {i for m in s.melds for i in m.tile_indices} | {i for i, _ in s.pond}
+    own = set(s.concealed) | {i for m in s.melds for i in m.tile_indices} | {i for i, _ in s.pond} | set(s.kita)
     dora = tuple(kinds[i] for i in table.dora_indicators)
     called_away = [d.tile for d in discards if d.called]
     visible = [kinds[i] for i in range(len(kinds))
                if kinds[i] != "back" and i not in own and i not in table.dora_indicators]
     # shown in another seat's meld already: counted once, as this seat's discard; and the norths the seat set
-    # aside (kita), counted by the rules as its own
-    for t in called_away + ["4z"] * ctx.kita:
+    # aside (kita) that the photo does not show as such, counted by the rules as its own
+    for t in called_away + ["4z"] * max(0, ctx.kita - len(s.kita)):
         if t in visible:
             visible.remove(t)
-    return replace(ctx, discards=tuple(ctx.discards) + tuple(discards),
+    return replace(ctx, discards=tuple(ctx.discards) + tuple(discards), kita=ctx.kita or len(s.kita),
                    riichi=ctx.riichi or (any(r for _, r in s.pond) and all(m.kind == "ankan" for m in s.melds)),
                    dora_indicators=ctx.dora_indicators or dora,
                    visible=tuple(ctx.visible) + tuple(visible))
@@ -876,6 +883,10 @@ def won_on(table: Table, seat: str, tile: int | None) -> Table:
     if not 0 <= tile < len(table.tiles):
         raise ValueError(f"won on tile {tile}: the table has {len(table.tiles)} tiles, numbered from 0")
     s = table.seats[seat]
+    if tile in s.kita and s.shown == 13:  # a north set apart taken as set aside: it is the tile drawn, and won on
+        return replace(table, seats={**table.seats, seat: replace(
+            s, kita=[i for i in s.kita if i != tile], concealed=s.concealed + [tile], drawn=tile)},
+            roles=[("concealed" if i == tile else role) for i, role in enumerate(table.roles)])
     if tile not in s.concealed or s.shown != 14:
         where = "" if tile in s.concealed else ", not one of its concealed tiles"
         return replace(table, notes=table.notes + [

@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const LOW_CONFIDENCE = 0.5; // as vision.table.CHECK_BELOW; a table's own check.below is used where it gives one
 const ROLES = ["concealed", "meld", "pond", "dora", "wall", "stray"];
+const KITA = "kita"; // three players' norths set aside: a role of its own, in the legend only where a tile has it
 const FACE_ROWS = ["123456789", "123456789", "123456789", "1234567"].map((d, i) =>
   [...d].map((n) => n + "mpsz"[i]).concat(i < 3 ? ["0" + "mps"[i]] : []));
 const parseTiles = (s) => (s.match(/[0-9]+[mpsz]/g) || []).flatMap((g) => [...g.slice(0, -1)].map((d) => d + g.slice(-1)));
@@ -559,7 +560,8 @@ function checkBelow(table) {
 }
 
 function drawLegend() {
-  const items = ROLES.map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
+  const kita = state.table && (state.table.tiles || []).some((tile) => tile.role === KITA) ? [KITA] : [];
+  const items = [...ROLES, ...kita].map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
   items.push(`<span class="key low"><i></i>${t("low_conf")} ${t("paren", "&lt; " + t("percent", Math.round(checkBelow(state.table) * 100)))}</span>`);
   items.push(`<span class="key won"><i></i>${t("won_tile")}</span>`);
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
