@@ -886,3 +886,9 @@ def test_a_north_set_aside_marked_as_the_winning_tile_is_the_tile_drawn():
     out = score_table(table, Context(ruleset=TENHOU_SANMA, tsumo=True, seat_wind="S"), won=north)
     assert out["readout"]["win"]["valid"] and out["hand"]["win_tile"] == "4z"
     assert out["seats"][0]["kita"] == [] and out["tiles"][north]["role"] == "concealed"
+
+
+def test_the_printed_table_says_the_norths_set_aside():
+    table = read_table(lay_row(SANMA_HAND + " | 4z 4z", 0, origin=(150.0, 700.0)), kita=True)
+    printed = format_table(score_table(table, Context(ruleset=TENHOU_SANMA)))
+    assert "  self    1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 2 norths set aside" in printed

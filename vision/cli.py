@@ -203,6 +203,8 @@ def format_table(table: dict, draw: bool = False) -> str:
             parts.append(f"{s['hidden']} concealed tiles face down")
         parts += [f"{m['kind']} {' '.join(m['tiles'])}" + (f" from {m['source']}" if m["source"] else "")
                   for m in s["melds"]]
+        if s.get("kita"):
+            parts.append(f"{count_of(len(s['kita']), 'north')} set aside")
         if s["pond"]:
             parts.append("pond " + " ".join(kinds[p["tile"]] + ("(riichi)" if p["riichi"] else "") for p in s["pond"]))
         if parts:
