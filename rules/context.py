@@ -123,8 +123,15 @@ class Context:
             raise HandError(f"{first_turn} is won before any call or kan, so no kan can be robbed (chankan)")
         if first_turn and last_tile:
             raise HandError(f"{first_turn} is won on the first turn, {last_tile} on the last tile: not both")
-        if self.ippatsu and self.rinshan and not self.kita:  # a north set aside draws from the dead wall too
-            raise HandError("ippatsu and rinshan cannot be one win: the kan declared after riichi ends ippatsu")
+        # a north set aside is as a call: it ends the first go-around (Tenhou's manual, "ルール/段位戦3人打ち": 北を
+        # 抜いた時は鳴きと同じ扱い, 一発/地和/九種/両立直は消える), so a win after one is no tenhou, chiihou, renhou
+        if first_turn and self.kita:
+            raise HandError(f"{first_turn} is won before any call, and a north set aside is as one: not with kita "
+                            f"{self.kita}")
+        if self.ippatsu and self.rinshan:  # a rinshan draw follows a kan or a north set aside, which ends ippatsu
+            raise HandError("ippatsu and rinshan cannot be one win: the kan declared after riichi ends ippatsu"
+                            if not self.ruleset.kita else "ippatsu and rinshan cannot be one win: the kan or north "
+                            "set aside after riichi ends ippatsu")
         for name, indicators in (("dora", self.dora_indicators), ("ura dora", self.ura_indicators)):
             if len(indicators) > 5:  # not tied to the dora given: a photo may leave the dead wall out of view
                 raise HandError(f"{len(indicators)} {name} indicators: at most 5 (the first and one per kan)")

@@ -316,6 +316,8 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
 
     notes = []
     could_win_on = sorted(set(hand.concealed), key=kind)
+    if ctx.chankan and win_tile == "4z" and ctx.ruleset.kita:
+        raise HandError("a ron on a north another player set aside is a plain ron, not chankan: leave chankan off")
     if ctx.chankan:  # the robbed tile is its kind's fourth copy, the kan's three the rest: the winner holds no other
         held = counts34(hand.all_tiles())
         could_win_on = [t for t in could_win_on if held[kind(t)] == 1]

@@ -990,7 +990,12 @@ def server_messages() -> list[str]:
                    lambda: analyse(parse_hand("123m456p789s11z555z"), Context(rinshan=True, tsumo=True), "5z"),
                    lambda: analyse(parse_hand("123m456p789s1z1z 5'55p"), Context(chankan=True, win_from="left"), "1z"),
                    lambda: parse_hand("123m456p789s11z [555z]"), lambda: parse_hand("123m456p789s11z 5'55"),
-                   lambda: parse_hand("123m456p789s11z 5'5x5p"), lambda: preset("tenhou:kita=yes")):
+                   lambda: parse_hand("123m456p789s11z 5'5x5p"), lambda: preset("tenhou:kita=yes"),
+                   lambda: Context(riichi=True, ippatsu=True, rinshan=True, tsumo=True, kita=1,
+                                   ruleset=preset("tenhou-sanma")),
+                   lambda: Context(tsumo=True, tenhou=True, kita=1, ruleset=preset("tenhou-sanma")),
+                   lambda: analyse(parse_hand("123p456p789s111s4z"), Context(
+                       seat_wind="S", win_from="left", chankan=True, ruleset=preset("tenhou-sanma")), "4z")):
         with pytest.raises(ValueError) as refused:  # HandError is a ValueError
             refuse()
         said.append(str(refused.value))

@@ -306,8 +306,20 @@ def test_legal_neighbours_of_the_refused_contexts_still_score():
                 Context(seat_wind="S", tsumo=True, rinshan=True, kita=2, visible=("4z", "4z"), ruleset=TENHOU_SANMA),
                 "2p")
     assert sorted(r.win.yaku) == [("haku", 1), ("kita", 2), ("menzen tsumo", 1), ("rinshan kaihou", 1)]
-    # in Tenhou's sanma a north set aside is drawn for from the dead wall: ippatsu is not ended by a kan then
-    assert Context(riichi=True, ippatsu=True, rinshan=True, tsumo=True, kita=1, ruleset=TENHOU_SANMA).ippatsu
+    # a north set aside is as a call (Tenhou's manual, "ルール/段位戦3人打ち": 一発/地和/九種/両立直は消える): the
+    # rinshan draw after one comes too late for ippatsu (until session 80 it was kept), and no first-turn win follows
+    with pytest.raises(HandError, match="the kan or north set aside after riichi ends ippatsu"):
+        Context(riichi=True, ippatsu=True, rinshan=True, tsumo=True, kita=1, ruleset=TENHOU_SANMA)
+    for first_turn in ("tenhou", "chiihou"):
+        with pytest.raises(HandError, match=f"{first_turn} is won before any call, and a north set aside is as one"):
+            Context(tsumo=True, seat_wind="E" if first_turn == "tenhou" else "S", kita=1, ruleset=TENHOU_SANMA,
+                    **{first_turn: True})
+    # a ron on another player's north set aside is a plain ron (riichi.wiki, "Sanma"): chankan said so, not as a kan
+    with pytest.raises(HandError, match="a ron on a north another player set aside is a plain ron, not chankan"):
+        analyse(parse_hand("123p456p789s111s4z"), Context(seat_wind="S", win_from="left", chankan=True,
+                                                            ruleset=TENHOU_SANMA), "4z")
+    assert analyse(parse_hand("123p456p789s111s4z"), Context(seat_wind="S", win_from="left", ruleset=TENHOU_SANMA),
+                   "4z").win.valid is False  # no yaku: a north is no value wind in sanma
     # pao where a dragon set was called from the liable player, the third kept concealed (the second call made
     # daisangen sure): left pays the whole of the dealer's yakuman, 48000
     r = analyse(parse_hand("11m555z 6'66z 77'7z 1'23m"), Context(tsumo=True, pao="left"), "1m")
