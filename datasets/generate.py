@@ -2,7 +2,7 @@
 
     python -m datasets.generate --out DIR --n 2000 --seed 0 [--framing mixed|corner|table|spread] [--imgsz 1024]
                                 [--workers 2] [--shared PATH] [--format detect|obb] [--clutter 0.5] [--wins | --draws]
-                                [--harsh-light 0.3]
+                                [--harsh-light 0.3] [--players 3]
 
 Image i is drawn from numpy's generator seeded with (seed, i) and the tile set from (seed, i // SET_EVERY, 1), so
 the output is the same for any worker count and a stopped run resumes where it left off (images already written
@@ -45,12 +45,12 @@ def image_size(rng: np.random.Generator, imgsz: int) -> tuple[int, int]:
 
 
 def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, clutter: float = 0.0,
-               wins: bool = False, harsh_light: float = 0.0, draws: bool = False):
+               wins: bool = False, harsh_light: float = 0.0, draws: bool = False, players: int = 4):
     """The scene of image `index`: everything random comes from (seed, index) and the set seed; with probability
     ``clutter``, things that are not tiles about the table, from (seed, index, 4), and with probability
     ``harsh_light``, one strong lamp (``scenes.Lamp``), from (seed, index, 5): the same scene otherwise.
-    ``wins``: the first seat's hand is complete; ``draws``: the hands as an exhaustive draw shows them
-    (``scenes.build_table``)."""
+    ``wins``: the first seat's hand is complete; ``draws``: the hands as an exhaustive draw shows them;
+    ``players``: 3, a three-player table (``scenes.build_table``)."""
     rng = np.random.default_rng([seed, index])
     fr = framing if framing != "mixed" else str(rng.choice(FRAMINGS, p=[.5, .3, .2]))
     w, h = image_size(rng, imgsz)
@@ -59,7 +59,7 @@ def make_scene(seed: int, index: int, framing: str, imgsz: int, shared: Path, cl
     lamp = Lamp.sample(light_rng) if light_rng.random() < harsh_light else None
     return render_scene(rng, shared, fr, w, h, style_seed=style_seed(seed, index),
                         clutter_rng=clutter_rng if clutter_rng.random() < clutter else None, win=wins, lamp=lamp,
-                        draw=draws)
+                        draw=draws, players=players)
 
 
 def style_seed(seed: int, index: int) -> list[int]:
@@ -125,13 +125,13 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def write_one(job: tuple) -> int:
     """Render and write image `index` (labels and table first, the image last). Returns the index."""
-    out, seed, index, framing, imgsz, shared, fmt, classes, clutter, wins, harsh_light, draws = job
+    out, seed, index, framing, imgsz, shared, fmt, classes, clutter, wins, harsh_light, draws, players = job
     split, name = split_of(index), f"{index:06d}"
     img_path = out / "images" / split / f"{name}.jpg"
     if img_path.exists():
         return index
     cv2.setNumThreads(1)
-    scene = make_scene(seed, index, framing, imgsz, shared, clutter, wins, harsh_light, draws)
+    scene = make_scene(seed, index, framing, imgsz, shared, clutter, wins, harsh_light, draws, players)
     h, w = scene.image.shape[:2]
     lines = yolo_lines(scene.annotations, w, h, fmt, classes)
     _atomic_write(out / "labels" / split / f"{name}.txt", ("\n".join(lines) + "\n" if lines else "").encode())
@@ -195,7 +195,11 @@ def main(argv=None) -> None:
                     help="the share of scenes under one strong lamp: hard tile-shaped shadows on the table, faces "
                          "lit by which way they turn, a bulb's or an LED's white (scenes.Lamp); for training, and "
                          "for a dev set measured beside the same seed without it")
+    ap.add_argument("--players", type=int, choices=(3, 4), default=4,
+                    help="3: a three-player table (no seat across, no 2m-8m, norths set aside beside the melds)")
     args = ap.parse_args(argv)
+    if args.draws and args.players == 3:
+        ap.error("--draws is for four players (the draw's payments are scored for four seats)")
     if args.wins and args.draws:
         ap.error("--wins or --draws: a hand ends in a win or a draw, not both")
     for name in ("clutter", "harsh_light"):
@@ -211,7 +215,7 @@ def main(argv=None) -> None:
         print(warning, file=sys.stderr)
     write_data_yaml(args.out, args.classes)
     jobs = [(args.out, args.seed, i, args.framing, args.imgsz, shared, args.format, args.classes, args.clutter,
-             args.wins, args.harsh_light, args.draws) for i in range(args.n)]
+             args.wins, args.harsh_light, args.draws, args.players) for i in range(args.n)]
     run_jobs(write_one, jobs, args.workers, "scenes")
 
 

@@ -22,14 +22,16 @@ MELD_P = {"chi": 0.42, "pon": 0.33, "daiminkan": 0.07, "kakan": 0.08, "ankan": 0
 # ---------------------------------------------------------------- the deal
 
 class Wall:
-    """The 136 tiles (with one red five per suit, or none), drawn without replacement."""
+    """The 136 tiles (with one red five per suit, or none), drawn without replacement; of three players' set, the
+    108 without 2m-8m (red fives of pins and bamboos)."""
 
-    def __init__(self, rng: np.random.Generator, red_fives: bool):
+    def __init__(self, rng: np.random.Generator, red_fives: bool, players: int = 4):
         self.rng = rng
-        self.left = {f"{n}{s}": [f"{n}{s}"] * 4 for s in "mps" for n in range(1, 10)}
+        self.left = {f"{n}{s}": [f"{n}{s}"] * 4 for s in "mps" for n in range(1, 10)
+                     if players == 4 or s != "m" or n in (1, 9)}
         self.left.update({f"{n}z": [f"{n}z"] * 4 for n in range(1, 8)})
         if red_fives:
-            for s in "mps":
+            for s in ("mps" if players == 4 else "ps"):
                 self.left[f"5{s}"][0] = f"0{s}"
 
     def take(self, kind: str) -> str:
@@ -37,7 +39,7 @@ class Wall:
         return copies.pop(int(self.rng.integers(len(copies))))
 
     def count(self, kind: str) -> int:
-        return len(self.left[kind])
+        return len(self.left.get(kind, ()))  # none of a kind the set has not (three players' 2m-8m)
 
     def random(self) -> str | None:
         """Any tile left, or None when the wall is used up."""
@@ -50,9 +52,12 @@ def sort_key(name: str) -> tuple:
     return ("mpsz".index(name[1]), n, name[0] == "0")
 
 
-def deal_meld(wall: Wall, rng: np.random.Generator) -> dict | None:
-    """One called or concealed set drawn from the wall: a real chi, pon or kan, with where the called tile came from."""
+def deal_meld(wall: Wall, rng: np.random.Generator, players: int = 4) -> dict | None:
+    """One called or concealed set drawn from the wall: a real chi, pon or kan, with where the called tile came from
+    (three players: no chi, no one across)."""
     kind = str(rng.choice(list(MELD_P), p=list(MELD_P.values())))
+    if players == 3 and kind == "chi":
+        kind = "pon"
     for _ in range(30):
         if kind == "chi":
             s, n = "mps"[rng.integers(3)], int(rng.integers(1, 8))
@@ -71,7 +76,7 @@ def deal_meld(wall: Wall, rng: np.random.Generator) -> dict | None:
         if kind == "ankan":
             return dict(type="ankan", tiles=tiles, called=None, source=None,
                         down=[0, 3] if rng.random() < 0.6 else [1, 2])
-        source = SOURCES[rng.integers(3)]
+        source = SOURCES[rng.integers(3)] if players == 4 else ("left", "right")[rng.integers(2)]
         n_row = 4 if kind == "daiminkan" else 3
         called = {"left": 0, "across": 1, "right": n_row - 1}[source]
         meld = dict(type=kind, tiles=tiles[:n_row], called=called, source=source)
@@ -144,17 +149,18 @@ def build_spread(rng: np.random.Generator, style: SetStyle) -> Layout:
 
 
 def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bool = False,
-                draw: bool = False) -> Layout:
+                draw: bool = False, players: int = 4) -> Layout:
     """Four seats' hands, melds and ponds, walls with dora indicators, and stray tiles, placed in the world.
     ``win``: the first seat's hand (the photographer's, in a snapshot) is a complete 14-tile hand, its winning tile
     set apart, as a photo taken to score a win shows it. ``draw``: the wall's end, every hand 13 tiles, each seat
     tenpai with its hand laid face up (six in ten) or noten with its hand standing, as an exhaustive draw shows
-    them; otherwise hands are dealt at random."""
+    them; otherwise hands are dealt at random. ``players``: 3 leaves the seat across empty, deals from the
+    three-player set, and some seats lay norths aside at the right of their melds (kita), as players do."""
     if framing == "spread":
         return build_spread(rng, style)
     w, h, d = style.w, style.h, style.d
     gap = rng.uniform(0.2, 1.2)
-    wall = Wall(rng, red_fives=rng.random() < 0.85)
+    wall = Wall(rng, red_fives=rng.random() < 0.85, players=players)
     tiles: list[Placed] = []
     seats = []
     c0 = rng.uniform(1.6, 2.8) * h  # from the table centre to the first pond row
@@ -162,6 +168,9 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
     y_hand = y_wall - h - rng.uniform(25, 60)
     with_walls = rng.random() < 0.5
     dead_seat = int(rng.integers(4))
+    seat_numbers = range(4) if players == 4 else (0, 1, 3)  # self, right, (across,) left
+    if dead_seat not in seat_numbers:
+        dead_seat = 0
     dora_ids: list[int] = []
     pond_base = int(rng.integers(0, 19))  # turns played: ponds are about equally long
     if draw:  # the wall's end: every player has discarded about 17 times, fewer when calls skipped their turns
@@ -176,8 +185,9 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
         tiles.append(p)
         return len(tiles) - 1
 
-    for seat in range(4):
-        melds = [m for m in (deal_meld(wall, rng) for _ in range(rng.choice(5, p=[.35, .3, .2, .1, .05]))) if m]
+    for seat in seat_numbers:
+        melds = [m for m in (deal_meld(wall, rng, players) for _ in range(rng.choice(5, p=[.35, .3, .2, .1, .05])))
+                 if m]
         n_conc = 13 - 3 * len(melds)
         drawn = rng.random() < 0.4
         complete = deal_complete(wall, rng, n_conc + 1) if win and seat == 0 else None
@@ -246,6 +256,13 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
                 x += tw + gap
             x += rng.uniform(3, 9)
             meld_recs.append(rec)
+        kita_ids = []
+        if players == 3:  # norths set aside, laid apart at the right of the melds
+            x += rng.uniform(0.4, 1.2) * w
+            for _ in range(min(int(rng.choice([0, 0, 0, 1, 1, 2, 3])), wall.count("4z"))):
+                p = lying(wall.take("4z"), x + w / 2, y_near + h / 2, rng.normal(0, 1), style, role="kita")
+                kita_ids.append(add(p, seat))
+                x += w + gap
         # pond: rows of six from the centre toward the player, the riichi tile turned sideways
         pond_recs = []
         x0 = -3 * (w + gap) + rng.normal(0, 4)
@@ -264,13 +281,13 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
                 x += w + gap
             pond_recs.append(dict(tile=add(p, seat), riichi=i == riichi))
         seats.append(dict(seat=seat, rotation=seat * 90, concealed=conc_ids, standing=bool(stand),
-                          drawn=conc_ids[-1] if drawn else None, melds=meld_recs, pond=pond_recs))
+                          drawn=conc_ids[-1] if drawn else None, melds=meld_recs, pond=pond_recs, kita=kita_ids))
 
     # walls (stacks two high, part taken) with the dead wall's dora indicators, or indicators laid aside
     n_dora = int(rng.choice([1, 1, 1, 2, 3]))
     wall_ids = []
     if with_walls:
-        for seat in range(4):
+        for seat in seat_numbers:
             n = int(rng.integers(0, 18)) if seat != dead_seat else int(rng.integers(7, 18))
             start = int(rng.integers(0, 18 - n + 1))
             for k in range(start, start + n):
@@ -308,7 +325,8 @@ def build_table(rng: np.random.Generator, style: SetStyle, framing: str, win: bo
         p = lying(name, r * np.cos(a), r * np.sin(a), rng.uniform(0, 360), style,
                   face_down=rng.random() < 0.3, role="stray")
         stray.append(add(p, 0))
-    table = dict(seats=seats, dora_indicators=dora_ids, wall=wall_ids, stray=stray, y_hand=float(y_hand), tile_w=w)
+    table = dict(seats=seats, dora_indicators=dora_ids, wall=wall_ids, stray=stray, y_hand=float(y_hand), tile_w=w,
+                 players=players)
     return Layout(tiles, table)
 
 
@@ -885,7 +903,7 @@ def tile_set(style_seed, shared: Path) -> tuple[SetStyle, dict]:
 def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner", width: int = 1024,
                  height: int = 768, clean: bool = False, bg_rgb=None, style_seed=None,
                  clutter_rng: np.random.Generator | None = None, win: bool = False, lamp: Lamp | None = None,
-                 draw: bool = False) -> Scene:
+                 draw: bool = False, players: int = 4) -> Scene:
     """One photo of a table.
 
     style_seed picks the tile set (scenes that share it show the same set, like one photo session; faces are then
@@ -901,7 +919,7 @@ def render_scene(rng: np.random.Generator, shared: Path, framing: str = "corner"
         atlas = None
     else:
         style, atlas = tile_set(style_seed, shared)
-    layout = build_table(rng, style, framing, win, draw)
+    layout = build_table(rng, style, framing, win, draw, players)
     cam = sample_camera(rng, framing, width, height, layout)
     if atlas is None:
         atlas = face_atlas(style, shared, rng, sorted({p.name for p in layout.tiles} | {"back"}))
@@ -952,6 +970,7 @@ def table_json(layout: Layout, index: dict, framing: str) -> dict:
             concealed=[item(i) for i in s["concealed"]], drawn=item(s["drawn"]),
             melds=[dict(type=m["type"], source=m["source"], tiles=[item(i) for i in m["tiles"]],
                         called=item(m["called"]), added=item(m["added"])) for m in s["melds"]],
-            pond=[dict(item(r["tile"]), riichi=r["riichi"]) for r in s["pond"]]))
+            pond=[dict(item(r["tile"]), riichi=r["riichi"]) for r in s["pond"]],
+            kita=[item(i) for i in s.get("kita", [])]))
     return dict(framing=framing, seats=seats, dora_indicators=[item(i) for i in T["dora_indicators"]],
-                stray=[item(i) for i in T["stray"]])
+                stray=[item(i) for i in T["stray"]], players=T.get("players", 4))

@@ -15,6 +15,8 @@ import collections
 import json
 from pathlib import Path
 
+from rules.context import Context
+from rules.ruleset import TENHOU_SANMA
 from vision.layout import Tile
 from vision.table import Table, draw_at, read_table, score_seat
 from vision.tiles import face_width
@@ -53,18 +55,19 @@ def _meld_key(kind: str, tiles: list[str], source: str | None) -> tuple:
 
 
 def true_hands(table: dict) -> dict[int, dict]:
-    """Hands in view: seat number -> {"concealed": sorted kinds, "melds": sorted keys, "tiles": annotation indices}."""
+    """Hands in view: seat number -> {"concealed": sorted kinds, "melds": sorted keys, "kita": how many norths set
+    aside (three players), "tiles": annotation indices}."""
     anns = table["tiles"]
     out = {}
     for s in table["seats"]:
         conc = s["concealed"] + ([] if s["drawn"] is None or s["drawn"] in s["concealed"] else [s["drawn"]])
-        items = conc + [t for m in s["melds"] for t in m["tiles"]]
+        items = conc + [t for m in s["melds"] for t in m["tiles"]] + s.get("kita", [])
         if any(it["tile"] is None or not anns[it["tile"]]["labelled"] for it in items):
             continue
         if any(anns[it["tile"]]["cls"] == "back" for it in conc):
             continue
         melds = sorted(_meld_key(m["type"], [t["cls"] for t in m["tiles"]], m["source"]) for m in s["melds"])
-        out[s["seat"]] = dict(concealed=sorted(it["cls"] for it in conc), melds=melds,
+        out[s["seat"]] = dict(concealed=sorted(it["cls"] for it in conc), melds=melds, kita=len(s.get("kita", [])),
                               tiles={it["tile"] for it in items})
     return out
 
@@ -87,26 +90,27 @@ def true_tenpai(hand: dict) -> bool | None:
     return bool(waits(counts, len(hand["melds"]), held))
 
 
-def read_hands(table: Table, to_ann: list[int | None]) -> list[dict]:
+def read_hands(table: Table, to_ann: list[int | None], ctx=None) -> list[dict]:
     """Each predicted seat with a hand, in the same form as ``true_hands`` (annotation indices via to_ann), and
     ``offered``: the concealed tiles as each reading the readout offers would make them (``readings_that_complete``),
     ``sure``: whether its readout has no tile to check (``tiles_to_check``), and ``tenpai``: whether the draw reads
-    it tenpai (``draw_at``; None when it cannot be told)."""
-    draw = {row["seat"]: row["tenpai"] for row in draw_at(table)["seats"]}
+    it tenpai (``draw_at``; None when it cannot be told); ``ctx``: the context scored in (its ruleset's)."""
+    draw = {row["seat"]: row["tenpai"] for row in draw_at(table, ctx)["seats"]}
     out = []
     for seat in table.seats.values():
         if not seat.concealed and not seat.melds:
             continue
-        indices = seat.concealed + [i for m in seat.melds for i in m.tile_indices]
+        indices = seat.concealed + [i for m in seat.melds for i in m.tile_indices] + seat.kita
         melds = sorted(_meld_key(m.kind, m.tiles, m.source) for m in seat.melds)
         kinds = {i: table.tiles[i].kind for i in seat.concealed}
         # the whole readout, not ``readings_that_complete`` alone: a hand the readout refuses (a fifth copy counting
         # the discards) is offered nothing, and the bench counts what the user is offered
-        scored = score_seat(table, seat=seat.name)
+        scored = score_seat(table, ctx, seat=seat.name)
         offered = [sorted({**kinds, x.tile: x.kind}.values()) for x in scored.suggestions]
-        out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, offered=offered,
+        out.append(dict(seat=seat.name, concealed=sorted(kinds.values()), melds=melds, kita=len(seat.kita),
+                        offered=offered,
                         sure=scored.readout is not None and not scored.check,  # the page calls it read surely
-                        tenpai=draw[seat.name], tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
+                        tenpai=draw.get(seat.name), tiles={to_ann[i] for i in indices if to_ann[i] is not None}))
     return out
 
 
@@ -116,8 +120,9 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
     found and read right (every one of them, for a hand to be right), and the labelled tiles the table took as
     another kind than read, right before and after."""
     truth = true_hands(table_json)
-    read = read_table(tiles)
-    predicted = read_hands(read, to_ann)
+    sanma = table_json.get("players") == 3  # read and scored as under a three-player ruleset
+    read = read_table(tiles, kita=sanma)
+    predicted = read_hands(read, to_ann, Context(ruleset=TENHOU_SANMA) if sanma else None)
     found = {a: k for k, a in enumerate(to_ann) if a is not None}
     # tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order)
     for a, k in found.items():
@@ -157,7 +162,7 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
                 if m[2]:
                     totals["sources_right"] += m in same
                 left.remove(m if m in same else same[0])
-        exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"]
+        exact = p["concealed"] == t["concealed"] and p["melds"] == t["melds"] and p["kita"] == t["kita"]
         if (tenpai := true_tenpai(t)) is not None:  # a hand of 13: read at an exhaustive draw, tenpai or noten
             totals["draw_hands"] += 1
             totals["draw_tenpai"] += tenpai

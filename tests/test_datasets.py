@@ -245,6 +245,39 @@ def test_draws_deal_thirteen_tiles_a_seat_the_tenpai_laid_face_up_the_noten_stan
     assert seen[True] and seen[False]  # both kinds of seat among the 48
 
 
+def test_three_players_deal_no_2m_to_8m_seat_no_one_across_and_lay_norths_aside_beside_the_melds(shared):
+    """A three-player table: 108 tiles (red fives of pins and bamboos), no chi, no call from across, and seats
+    that set norths aside lay them, face up, at the right of their melds; read from the true polygons under a
+    three-player ruleset they are the seat's kita."""
+    from datasets.scenes import build_table
+    from datasets.table_eval import score_scene, true_hands, truth_tiles
+    from datasets.tiles import sample_style
+
+    kita = 0
+    for k in range(12):
+        rng = np.random.default_rng([35, k])
+        layout = build_table(rng, sample_style(rng, shared), "table", players=3)
+        names = [t.name for t in layout.tiles]
+        assert not {n for n in names if n[1] == "m" and n[0] not in "19"}, names
+        assert "0m" not in names and layout.table["players"] == 3
+        assert [s["seat"] for s in layout.table["seats"]] == [0, 1, 3]
+        for s in layout.table["seats"]:
+            assert all(m["type"] != "chi" and m["source"] != "across" for m in s["melds"])
+            assert all(names[i] == "4z" and layout.tiles[i].role == "kita" for i in s["kita"])
+            kita += len(s["kita"])
+        assert max(Counter("5" + n[1] if n[0] == "0" else n for n in names).values()) <= 4
+    assert kita  # some seats set norths aside
+    # as generated, read back from the true polygons as the bench scores them: every hand in view, its norths too
+    totals, with_kita = Counter(), 0
+    for index in range(4):
+        scene = generate.make_scene(36, index, "table", 1024, shared, players=3)
+        table = {**scene.table, "tiles": scene.annotations, "width": scene.image.shape[1],
+                 "height": scene.image.shape[0]}
+        with_kita += sum(h["kita"] > 0 for h in true_hands(table).values())
+        score_scene(table, *truth_tiles(table), totals)
+    assert with_kita and totals["hands"] and totals["hands_right"] == totals["hands"]
+
+
 def test_wins_and_draws_are_not_asked_together(shared, tmp_path):
     with pytest.raises(SystemExit):
         generate.main(["--out", str(tmp_path), "--n", "1", "--wins", "--draws", "--shared", str(shared)])
@@ -837,7 +870,7 @@ def test_a_white_back_read_as_haku_is_counted_right_only_in_its_own_count(shared
     assert white == [False, False, True]
     generate.main(["--out", str(tmp_path), "--n", "1", "--seed", "10", "--framing", "table", "--workers", "1",
                    "--shared", str(shared), "--format", "obb", "--classes", "tile", "--imgsz", "640"])
-    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False, 0.0, False))
+    generate.write_one((tmp_path, 10, 2 * SET_EVERY, "table", 640, shared, "obb", "tile", 0.0, False, 0.0, False, 4))
     tables = [json.loads(p.read_text()) for p in tmp_path.rglob("tables/*/*.json")]
     labelled = [(t, a) for t in tables for a in t["tiles"] if a["labelled"]]
     white_backs = [a for t, a in labelled if a["cls"] == "back" and white[t["index"] // SET_EVERY]]

@@ -371,10 +371,11 @@ def _generate(rng: random.Random, seed: int, index: int, rules: Ruleset) -> Case
     haitei = tsumo and not rinshan and rng.random() < 0.04
     houtei = not tsumo and rng.random() < 0.04
     chankan = not tsumo and not houtei and rng.random() < 0.03
-    first_draw = tsumo and not melds and not riichi and rng.random() < 0.02 and not haitei  # not the last tile too
+    # not the last tile too, nor after a north set aside (as a call, it ends the first go-around)
+    first_draw = tsumo and not melds and not riichi and rng.random() < 0.02 and not haitei and not kita_tiles
     # renhou (a non-dealer's ron before their first draw) where the ruleset pays it
     renhou = (rules.renhou != "none" and not tsumo and seat != "E" and not melds and not riichi and not houtei
-              and not chankan and rng.random() < 0.5)
+              and not chankan and rng.random() < 0.5 and not kita_tiles)
     tenhou = first_draw and seat == "E"
     chiihou = first_draw and seat != "E"
     n_ind = 1 + sum(1 for m in melds if m.is_kan)

@@ -806,7 +806,7 @@ MAX_MELDS = 4  # a hand holds at most four melds: no more cuts are tried (each d
 
 def read_line(tiles: list[Tile], line: Line, kita: bool = False) -> LineReading:
     """Split a line into its concealed tiles (left) and its melds (right), reading each meld's call; with ``kita``
-    (a three-player game that sets norths aside) the norths laid apart at its right end too (``_kita_apart``).
+    (a three-player game that sets norths aside) the norths laid apart at its right end too (``_trailing_norths``).
 
     Melds are taken from the right end while the tiles there hold a sideways tile, a stacked pair or face-down
     tiles. Face-down tiles at the left end of face-up concealed ones are not the hand's (a hand standing with its
@@ -818,34 +818,38 @@ def read_line(tiles: list[Tile], line: Line, kita: bool = False) -> LineReading:
     shaped as lying across the row (``LIES_ACROSS``) whose glyph the reader took for upright (a 4p or 8p, alike
     a quarter turned at 20 px) is looked for melds beside too, though among the concealed tiles it is no problem.
     """
-    apart = _kita_apart(tiles, line) if kita else 0
-    if not apart:
+    trailing = _trailing_norths(tiles, line) if kita else 0
+    if not trailing:
         return _read_line(tiles, line, line.tiles)
-    # a north set apart beside 13 tiles may be the one drawn (a 14th), beside 12 it is: whichever reading leaves a
-    # hand of 13 or 14 (counting 3 a meld) with fewer problems, the norths set aside where both do. Each is tried
-    # on a copy (a reading turns its melds' tiles to lie as read), the one taken read again on the tiles
+    # Norths at the right end are set aside where they follow the hand's melds, or lie apart from its concealed
+    # tiles (a north touching the hand is one of its tiles: a sorted hand ends with honours), and where the reading
+    # without them has no more problems and a hand of 13 or 14 (counting 3 a meld) whenever the reading with them
+    # has: a north set apart beside 13 tiles may be the one drawn, beside 12 it is. The most norths first; each
+    # reading is tried on a copy (one turns its melds' tiles to lie as read), the one taken read again on the tiles
     def worse(reading: LineReading) -> tuple[int, bool]:
         return len(reading.problems), len(reading.concealed) + 3 * len(reading.melds) not in (13, 14)
 
-    without, set_aside = line.tiles, line.tiles[:-apart]
-    if worse(_read_line(list(tiles), line, set_aside)) > worse(_read_line(list(tiles), line, without)):
-        return _read_line(tiles, line, without)
-    reading = _read_line(tiles, line, set_aside)
-    reading.kita = line.tiles[-apart:]
-    return reading
+    whole = worse(_read_line(list(tiles), line, line.tiles))
+    for n in range(trailing, 0, -1):
+        rest = line.tiles[:-n]
+        trial = _read_line(list(tiles), line, rest)
+        laid_apart = trial.melds or _gap_before(tiles, line, line.tiles, len(rest)) > CLEAR_GAP
+        if laid_apart and worse(trial) <= whole:
+            reading = _read_line(tiles, line, rest)
+            reading.kita = line.tiles[-n:]
+            return reading
+    return _read_line(tiles, line, line.tiles)
 
 
-def _kita_apart(tiles: list[Tile], line: Line) -> int:
-    """How many tiles at the line's right end are norths set aside: face up, upright, laid at least ``CLEAR_GAP``
-    apart from the tiles before them, up to four (a set's norths). Players lay them at the right of their hand and
-    melds, as Tenhou draws them; a north touching the hand is one of its tiles (a sorted hand ends with honours)."""
+def _trailing_norths(tiles: list[Tile], line: Line) -> int:
+    """How many tiles at the line's right end are norths face up and upright, up to four (a set's norths) and
+    never the whole line: those a three-player hand may have set aside (kita). Players lay them at the right of
+    their hand and melds, as Tenhou draws them."""
     positions = line.tiles
     n = 0
     while (n < min(4, len(positions) - 1) and tiles[positions[-1 - n]].kind == "4z"
            and not is_sideways(tiles[positions[-1 - n]], line.up)):
         n += 1
-    while n and _gap_before(tiles, line, positions, len(positions) - n) <= CLEAR_GAP:
-        n -= 1  # the norths apart are those after the last clear gap
     return n
 
 
