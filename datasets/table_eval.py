@@ -121,7 +121,7 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
     another kind than read, right before and after."""
     truth = true_hands(table_json)
     sanma = table_json.get("players") == 3  # read and scored as under a three-player ruleset
-    read = read_table(tiles, kita=sanma)
+    read = read_table(tiles, TENHOU_SANMA if sanma else None)
     predicted = read_hands(read, to_ann, Context(ruleset=TENHOU_SANMA) if sanma else None)
     found = {a: k for k, a in enumerate(to_ann) if a is not None}
     # tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order)

@@ -413,7 +413,7 @@ def create_app(access_code: str | None = None, camera: int | None = None, names_
         tiles = [Tile(t.kind, tuple((x, y) for x, y in t.polygon), t.confidence, t.fixed, tuple(t.candidates))
                  for t in req.tiles]
         ctx = checked_context(req.context, req.ruleset)
-        table = read_table(tiles, ctx.ruleset.kita)
+        table = read_table(tiles, ctx.ruleset)
         table = table if req.dora_from_photo else without_dora(table)
         return score_table(table, ctx, check_seat(req.seat, ctx.ruleset), req.draw_declared, req.won_on)
 

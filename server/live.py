@@ -127,7 +127,7 @@ class LiveReader:
         self.frames += 1
         tiles = self.finder.find(image, profile=self.profile, small_pass=small_pass)
         stable = self.tracker.update(tiles, time.monotonic())
-        return table_json(read_table(stable, self.ctx.ruleset.kita), self.ctx, self.seat, w, h, self.mirrored,
+        return table_json(read_table(stable, self.ctx.ruleset), self.ctx, self.seat, w, h, self.mirrored,
                           self.draw_declared)
 
 

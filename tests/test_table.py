@@ -856,7 +856,7 @@ def test_three_players_norths_laid_apart_at_the_hands_right_are_set_aside_and_co
                        ("1p 2p 3p 4p 5p 6p 1z 1z 5z 5z | 5s> 5s 5s | 4z", 1)]:
         won_spec = spec.replace("5z 5z |", "5z 5z 5z |", 1)  # won on the third 5z
         tiles = lay_row(spec, 0, origin=(150.0, 700.0))
-        table = read_table(tiles, kita=True)
+        table = read_table(tiles, TENHOU_SANMA)
         seat = table.seats["self"]
         assert kinds(table, seat.kita) == ["4z"] * kita and table.problems == []
         assert [table.roles[i] for i in seat.kita] == ["kita"] * kita
@@ -864,7 +864,7 @@ def test_three_players_norths_laid_apart_at_the_hands_right_are_set_aside_and_co
         assert out["problems"] == [] and out["readout"]["tenpai"] and out["seats"][0]["kita"] == seat.kita
         seen = vision.table.seen_context(table, sanma)
         assert seen.kita == kita and "4z" not in seen.visible  # the seat's own, as the rules count kita
-        won = score_table(read_table(lay_row(won_spec, 0, origin=(150.0, 700.0)), kita=True),
+        won = score_table(read_table(lay_row(won_spec, 0, origin=(150.0, 700.0)), TENHOU_SANMA),
                           replace(sanma, tsumo=True, seat_wind="S"))
         assert ("kita", kita) in [tuple(y) for y in won["readout"]["win"]["yaku"]]
     # four players set no north aside: the same north is the tile drawn
@@ -873,15 +873,15 @@ def test_three_players_norths_laid_apart_at_the_hands_right_are_set_aside_and_co
 
 
 def test_a_north_apart_is_set_aside_only_where_the_hand_left_counts_13_or_14_and_one_touching_is_the_hands():
-    twelve = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z | 4z", 0, origin=(150.0, 700.0)), kita=True)
+    twelve = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z | 4z", 0, origin=(150.0, 700.0)), TENHOU_SANMA)
     assert twelve.seats["self"].kita == [] and len(twelve.seats["self"].concealed) == 13  # the north is the hand's
-    touching = read_table(lay_row(SANMA_HAND + " 4z", 0, origin=(150.0, 700.0)), kita=True)
+    touching = read_table(lay_row(SANMA_HAND + " 4z", 0, origin=(150.0, 700.0)), TENHOU_SANMA)
     assert touching.seats["self"].kita == [] and len(touching.seats["self"].concealed) == 14
 
 
 def test_a_north_set_aside_marked_as_the_winning_tile_is_the_tile_drawn():
     """A north drawn and set apart to be won on (tanki) reads as set aside; the user's mark says otherwise."""
-    table = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 5z 5z 5z 4z | 4z", 0, origin=(150.0, 700.0)), kita=True)
+    table = read_table(lay_row("1p 2p 3p 4p 5p 6p 7s 8s 9s 5z 5z 5z 4z | 4z", 0, origin=(150.0, 700.0)), TENHOU_SANMA)
     north = table.seats["self"].kita[0]
     out = score_table(table, Context(ruleset=TENHOU_SANMA, tsumo=True, seat_wind="S"), won=north)
     assert out["readout"]["win"]["valid"] and out["hand"]["win_tile"] == "4z"
@@ -889,6 +889,6 @@ def test_a_north_set_aside_marked_as_the_winning_tile_is_the_tile_drawn():
 
 
 def test_the_printed_table_says_the_norths_set_aside():
-    table = read_table(lay_row(SANMA_HAND + " | 4z 4z", 0, origin=(150.0, 700.0)), kita=True)
+    table = read_table(lay_row(SANMA_HAND + " | 4z 4z", 0, origin=(150.0, 700.0)), TENHOU_SANMA)
     printed = format_table(score_table(table, Context(ruleset=TENHOU_SANMA)))
     assert "  self    1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 2 norths set aside" in printed

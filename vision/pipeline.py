@@ -22,8 +22,8 @@ def read_photo(finder: TileFinder, source, ctx=None, seat: str = "self", mirrore
     h, w = image.shape[:2]
     if mirrored:
         image = cv2.flip(image, 1)
-    kita = bool(ctx and ctx.ruleset.kita)  # three players' norths set aside read as such
-    out = table_json(read_table(finder.find(image, conf=conf, profile=profile), kita), ctx, seat, w, h, mirrored,
+    ruleset = ctx.ruleset if ctx is not None else None  # three players: no one across, norths set aside
+    out = table_json(read_table(finder.find(image, conf=conf, profile=profile), ruleset), ctx, seat, w, h, mirrored,
                      draw_declared)
     if colourless(image) and any(t["kind"] in ("5z", "back") for t in out["tiles"]):  # what it would be said of
         out["notes"].append("the photo has no colour: a face-down tile is told from a haku by its back's colour, "

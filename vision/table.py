@@ -119,12 +119,15 @@ def _upright_faces(tiles: list[Tile], line: Line) -> int:
     return sum(1 for i in line.tiles if tiles[i].kind != "back" and not is_sideways(tiles[i], line.up))
 
 
-def read_table(tiles: list[Tile], kita: bool = False) -> Table:
+def read_table(tiles: list[Tile], ruleset=None) -> Table:
     """Group the tiles into seats, hands, melds, ponds and dora indicators, with every problem found. The
     caller's list is left as it is; ``Table.tiles`` holds the tiles as read (a 5p or haku turned to its row, a meld's
-    tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``). With
-    ``kita`` (a ruleset whose norths are set aside: ``Ruleset.kita``) the norths laid apart at a hand's right are
-    its seat's ``kita`` (``layout.read_line``), not tiles of its hand or melds."""
+    tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``).
+    ``ruleset``: the rules the table is played by (a ``rules.ruleset.Ruleset``; four players by default): where
+    norths are set aside (``Ruleset.kita``), the norths laid apart at a hand's right are its seat's ``kita``
+    (``layout.read_line``), not tiles of its hand or melds. (A seat read as across under three players is left so:
+    mapping it to the seat beside lost a generated table's hand, session 80.)"""
+    kita = ruleset is not None and ruleset.kita
     if not tiles:
         return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
     faceless = [i for i, t in enumerate(tiles) if not t.area >= MIN_FACE_AREA]
