@@ -995,7 +995,9 @@ def server_messages() -> list[str]:
                                    ruleset=preset("tenhou-sanma")),
                    lambda: Context(tsumo=True, tenhou=True, kita=1, ruleset=preset("tenhou-sanma")),
                    lambda: analyse(parse_hand("123p456p789s111s4z"), Context(
-                       seat_wind="S", win_from="left", chankan=True, ruleset=preset("tenhou-sanma")), "4z")):
+                       seat_wind="S", win_from="left", chankan=True, ruleset=preset("tenhou-sanma")), "4z"),
+                   lambda: analyse(parse_hand("123m456p789s11z555z"), Context(ruleset=preset("tenhou-sanma"))),
+                   lambda: analyse(parse_hand("123p456p789s11z555z"), Context(tsumo=True), "4z")):
         with pytest.raises(ValueError) as refused:  # HandError is a ValueError
             refuse()
         said.append(str(refused.value))
@@ -1221,7 +1223,7 @@ def test_a_double_rons_farther_winner_is_set_in_the_form(page):
     honba.clear()
     honba.send_keys("2")
     page.find_element(By.ID, "score").click()
-    wait_for(page, lambda d: "+ 600 honba" in payments_text(d))
+    wait_for(page, lambda d: "+ 600 for honba" in payments_text(d))
     page.find_element(By.CSS_SELECTOR, "summary").click()
     page.find_element(By.ID, "double_ron").click()  # the nearer winner takes the honba
     wait_for(page, lambda d: payments_text(d).startswith("Left pays") and "honba" not in payments_text(d))
@@ -1523,6 +1525,8 @@ def test_a_tiles_spoken_name_holds_its_tooltip_and_the_headings_go_down_one_leve
 
 def test_a_ron_in_furiten_says_so_before_its_value_and_strikes_the_value_through(page):
     """A referee read the points of a ron in furiten as owed: only an italic line at the end said it cannot be."""
+    if page.find_element(By.ID, "riichi").is_selected():  # as a test before may have left it
+        page.find_element(By.ID, "riichi").click()
     type_hand(page, "123456789m11234p")
     tile = page.find_element(By.ID, "win_tile")
     tile.clear()
@@ -1580,7 +1584,7 @@ def test_house_rules_typed_after_a_presets_name_choose_that_preset(page):
     page.find_element(By.CSS_SELECTOR, "details.more summary").click()
     house = page.find_element(By.ID, "house_rules")
     house.clear()
-    house.send_keys("ema: kuitan=no")
+    house.send_keys("EMA: kuitan=no")  # the preset as the select names it
     page.find_element(By.ID, "score").click()
     wait_for(page, lambda d: "No yaku" in d.find_element(By.ID, "readout").text)
     assert (house.get_attribute("value"), Select(page.find_element(By.ID, "ruleset")).first_selected_option

@@ -562,7 +562,7 @@ function checkBelow(table) {
 function drawLegend() {
   const kita = state.table && (state.table.tiles || []).some((tile) => tile.role === KITA) ? [KITA] : [];
   const items = [...ROLES, ...kita].map((r) => `<span class="key role-${r}"><i></i>${t("role_" + r)}</span>`);
-  items.push(`<span class="key low"><i></i>${t("low_conf")} ${t("paren", "&lt; " + t("percent", Math.round(checkBelow(state.table) * 100)))}</span>`);
+  items.push(`<span class="key low"><i></i>${t("low_conf")}${t("gap")}${t("paren", "&lt; " + t("percent", Math.round(checkBelow(state.table) * 100)))}</span>`);
   items.push(`<span class="key won"><i></i>${t("won_tile")}</span>`);
   $("legend").innerHTML = items.join("") + `<span class="hint">${t("tap_hint")}</span>`;
 }
@@ -578,7 +578,7 @@ function drawProblems() {
   el.hidden = !problems.length;
   el.innerHTML = `<h2>${t("problems")}</h2><ul>` + problems.map((p, i) =>
     `<li><button type="button" data-problem="${i}" aria-pressed="${state.problem === i}">${problemText(p)}` +
-    (p.tiles.length ? ` <small>${t("paren", t(p.tiles.length === 1 ? "one_tile" : "n_tiles", p.tiles.length))}</small>` : "") +
+    (p.tiles.length ? `${t("gap")}<small>${t("paren", t(p.tiles.length === 1 ? "one_tile" : "n_tiles", p.tiles.length))}</small>` : "") +
     "</button></li>").join("") + "</ul>";
   el.querySelectorAll("button[data-problem]").forEach((b) => b.addEventListener("click", () => selectProblem(+b.dataset.problem)));
 }
@@ -1410,8 +1410,9 @@ function rulesetSpec() {
 // chosen in its select and its name taken out of the field (it was sent as "tenhou:tenhou:kuitan=no" and refused)
 function presetTypedWithHouseRules() {
   const named = /^\s*([\w-]+)\s*:(.*)$/s.exec($("house_rules").value);
-  if (!named || !(state.rulesets || {})[named[1]]) return;
-  $("ruleset").value = named[1];
+  const preset = named && named[1].toLowerCase(); // "Tenhou:", as the select shows it
+  if (!preset || !(state.rulesets || {})[preset]) return;
+  $("ruleset").value = preset;
   $("house_rules").value = named[2].trim();
   seatsForRuleset();
 }

@@ -20,7 +20,7 @@ const limitText = (v) => (v.yakuman || !v.limit ? "" : limitName(v.limit === "ya
 function valueText(v) {
   if (!v) return t("no_yaku");
   const limit = limitText(v);
-  return `${t("points", v.points)} <small>${t("paren", countText(v) + (limit ? " " + limit : ""))}</small>`;
+  return `${t("points", v.points)}${t("gap")}<small>${t("paren", countText(v) + (limit ? " " + limit : ""))}</small>`;
 }
 
 function verdictHtml(r) {
@@ -105,7 +105,7 @@ function drawAtTableHtml(draw) {
   const rows = draw.seats.map((s) => {
     const said = s.tenpai === null ? `${t("draw_unknown")}` + (s.why ? `: ${esc(messageText(s.why))}` : "")
       : s.tenpai ? `${t("tenpai")} ${tileRow(s.waits, "small")}`
-      : t("noten") + (s.shown === "hidden" && s.declared === null ? ` <small>${t("paren", t("draw_hidden"))}</small>` : "");
+      : t("noten") + (s.shown === "hidden" && s.declared === null ? `${t("gap")}<small>${t("paren", t("draw_hidden"))}</small>` : "");
     const delta = s.delta === null ? "" : (s.delta > 0 ? "+" : "") + s.delta;
     const declared = s.declared === null ? "" : s.declared ? "tenpai" : "noten";
     const options = [["", "declared_as_read"], ["tenpai", "declared_tenpai"], ["noten", "declared_noten"]]
