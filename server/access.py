@@ -144,9 +144,10 @@ class AccessCodeMiddleware:
 
     def _locked_out(self, device: str, now: float) -> bool:
         """Whether ``device`` sent ``MAX_WRONG`` wrong codes in the last ``WRONG_WINDOW`` seconds (those older
-        are forgotten, and devices with none left)."""
-        for key in [k for k, times in self.wrong.items() if times[-1] < now - WRONG_WINDOW]:
-            del self.wrong[key]
+        are forgotten; devices with none left are dropped once many are kept, not on every request)."""
+        if len(self.wrong) > 1000:
+            for key in [k for k, times in self.wrong.items() if times[-1] < now - WRONG_WINDOW]:
+                del self.wrong[key]
         times = self.wrong.get(device)
         while times and times[0] < now - WRONG_WINDOW:
             times.popleft()
