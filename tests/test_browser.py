@@ -1542,10 +1542,13 @@ def test_a_ron_in_furiten_says_so_before_its_value_and_strikes_the_value_through
     wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .error").text
              == "Furiten: this hand cannot win by ron. What it would be worth:")
     assert struck(page) == "line-through"
+    # its verdict is no "Won on": a referee reading the big line first read a win
+    assert verdict(page)["kind"] == "furiten-ron" and verdict(page)["text"].strip() == "No ron (furiten) on"
     notes = [n.text for n in page.find_elements(By.CSS_SELECTOR, "#readout .note")]
     assert "furiten: this hand cannot win by ron" not in notes  # said once
     Select(page.find_element(By.ID, "win")).select_by_value("tsumo")  # a tsumo wins in furiten
     wait_for(page, lambda d: not d.find_elements(By.CSS_SELECTOR, "#readout .error") and struck(d) == "none")
+    assert verdict(page)["kind"] == "win"
     discards.clear()
 
 
@@ -1567,7 +1570,15 @@ def test_a_dealers_tsumo_is_paid_all_alike_and_no_ura_dora_line_shows_without_in
         page.find_element(By.CSS_SELECTOR, '[data-lang="ja"]').click()
         wait_for(page, lambda d: payments_text(d) == "2600オール。和了者の獲得は計7800点。")
         Select(page.find_element(By.ID, "win")).select_by_value("draw")
+        # no hand holds 14 tiles at a draw: it had been valued as a ron, the draw's note beside it
+        wait_for(page, lambda d: d.find_element(By.ID, "banner-text").text.startswith("エラー: 流局時の手牌は13枚"))
+        assert page.find_element(By.ID, "hand").get_attribute("aria-invalid") == "true"
+        assert not page.find_element(By.ID, "readout").is_displayed()
+        type_hand(page, "234m567p22s34567s")  # the 8s taken out: tenpai at the draw
+        page.find_element(By.ID, "win_tile").clear()
+        page.find_element(By.ID, "score").click()
         wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, "#readout .draw-typed").text.startswith("流局時"))
+        assert not page.find_element(By.ID, "banner").is_displayed() and verdict(page)["kind"] == "tenpai"
     finally:
         page.find_element(By.CSS_SELECTOR, '[data-lang="en"]').click()
         page.find_element(By.ID, "riichi").click()

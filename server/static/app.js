@@ -204,6 +204,13 @@ async function scoreTyped() {
   try {
     const r = await postJson("/api/score", body);
     if (seq !== state.seq.score) return;
+    if ($("win").value === "draw" && r.tiles === 14) {  // no 14th tile at a draw: valued, it would read as a ron
+      state.typed = null;
+      drawReadout();
+      showError(() => t("draw_fourteen"));
+      markRefused("hand");
+      return;
+    }
     state.typed = r;
     clearError();
     markRefused(null);

@@ -24,6 +24,8 @@ function valueText(v) {
 }
 
 function verdictHtml(r) {
+  // a ron in furiten is no win: its verdict says so, the value it would have follows struck through (winHtml)
+  if (r.win && r.furiten_ron) return `<p class="big verdict" data-verdict="furiten-ron">${t("furiten_ron_on")} ${tileImg(r.win_tile)}</p>`;
   if (r.win) return `<p class="big verdict" data-verdict="win">${t("won_on")} ${tileImg(r.win_tile)} ` +
     `<small>${esc(termName(r.win.reading))}${t("list_comma")}${esc(t("wait_kind", termName(r.win.wait)))}</small></p>`;
   if (r.shanten === 0) return `<p class="big verdict" data-verdict="tenpai">${t("tenpai")}</p>`;
