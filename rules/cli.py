@@ -18,7 +18,7 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
                                    "--round E --dora 4z   |   riichi-lens hand \"234m 3'45p 66s 789s 22z\" "
                                    "(melds: ' marks the called tile, \" an added kan, [5555p] a closed kan)")
     p.add_argument("hand", help="concealed tiles, then melds, e.g. \"123m406p789s11z 5'55z\"")
-    p.add_argument("--win", help="the winning tile: one of a 14-tile hand's (default: the reading worth most), or the tile a "
+    p.add_argument("--win", "--win-tile", dest="win", help="the winning tile: one of a 14-tile hand's (default: the reading worth most), or the tile a "
                                       "13-tile hand won on")
     add_context_args(p, ("--seat", "--seat-wind"), "won on the discard of this player (default for 14 tiles "
                                                    "without --tsumo: left)")

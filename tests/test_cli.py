@@ -236,3 +236,10 @@ def test_hand_takes_the_seat_wind_by_either_name(capsys):
     assert capsys.readouterr().out.count("pays") == 3
     assert main(["hand", "123m456p789s11z 555z", "--win", "5z", "--tsumo", "--seat", "S", "--round-wind", "S"]) == 0
     assert "points:" in capsys.readouterr().out
+
+
+def test_hand_takes_the_winning_tile_by_the_apis_name_too(capsys):
+    """The API and the page call it win_tile: ``--win-tile`` was refused as an unknown argument."""
+    assert main(["hand", "123m456p789s11z 555z", "--win-tile", "1z", "--ron", "left"]) == 0
+    out = capsys.readouterr().out
+    assert "won on 1z" in out and "pair wait (tanki)" in out
