@@ -190,7 +190,7 @@ def main(argv=None) -> None:
                          "taken to score a win); otherwise hands are dealt at random")
     ap.add_argument("--draws", action="store_true",
                     help="the wall's end: every hand 13 tiles, the tenpai laid face up, the noten standing (photos "
-                         "taken at an exhaustive draw)")
+                         "taken at an exhaustive draw; with --players 3, scored under a three-player ruleset)")
     ap.add_argument("--harsh-light", type=float, default=0.0,
                     help="the share of scenes under one strong lamp: hard tile-shaped shadows on the table, faces "
                          "lit by which way they turn, a bulb's or an LED's white (scenes.Lamp); for training, and "
@@ -198,8 +198,6 @@ def main(argv=None) -> None:
     ap.add_argument("--players", type=int, choices=(3, 4), default=4,
                     help="3: a three-player table (no seat across, no 2m-8m, norths set aside beside the melds)")
     args = ap.parse_args(argv)
-    if args.draws and args.players == 3:
-        ap.error("--draws is for four players (the draw's payments are scored for four seats)")
     if args.wins and args.draws:
         ap.error("--wins or --draws: a hand ends in a win or a draw, not both")
     for name in ("clutter", "harsh_light"):

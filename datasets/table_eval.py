@@ -122,7 +122,8 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
     truth = true_hands(table_json)
     sanma = table_json.get("players") == 3  # read and scored as under a three-player ruleset
     read = read_table(tiles, TENHOU_SANMA if sanma else None)
-    predicted = read_hands(read, to_ann, Context(ruleset=TENHOU_SANMA) if sanma else None)
+    ctx = Context(ruleset=TENHOU_SANMA) if sanma else None
+    predicted = read_hands(read, to_ann, ctx)
     found = {a: k for k, a in enumerate(to_ann) if a is not None}
     # tiles the table took as another kind than read (a meld, a fifth copy, white backs, a hand out of order)
     for a, k in found.items():
@@ -131,7 +132,7 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
             totals["reread_right"] += read.tiles[k].kind == table_json["tiles"][a]["cls"]
             totals["reread_was_right"] += tiles[k].kind == table_json["tiles"][a]["cls"]
     if table_json.get("deal") == "draw":
-        score_draw(table_json, read, to_ann, totals)
+        score_draw(table_json, read, to_ann, totals, ctx)
     for seat_no, t in truth.items():
         totals["hands"] += 1
         seen = [a for a in t["tiles"] if a in found]  # where a hand is lost: its tiles missed or misread
@@ -182,17 +183,22 @@ def score_scene(table_json: dict, tiles: list[Tile], to_ann: list[int | None], t
             failures.append((table_json.get("image"), seat_no, "wrong", t, p))
 
 
-def score_draw(table_json: dict, read: Table, to_ann: list[int | None], totals: collections.Counter) -> None:
+def score_draw(table_json: dict, read: Table, to_ann: list[int | None], totals: collections.Counter,
+               ctx=None) -> None:
     """A scene made at an exhaustive draw (``generate --draws``): are the payments read (``draw_at``, the read
-    seat dealing) those of the true table, every seat's hand and pond as dealt, a standing hand noten?"""
+    seat dealing) those of the true table, every seat's hand and pond as dealt, a standing hand noten? ``ctx``:
+    the context scored in (its ruleset's: three players pay noten under ``TENHOU_SANMA``)."""
     from rules.calls import exhaustive_draw
     from rules.context import Discard
+    from rules.points import SOURCE_OFFSET
     from rules.tiles import Hand, Meld
-    from vision.table import OFFSET
 
-    seats = table_json["seats"]
-    owner = {it["tile"]: s["seat"] for s in seats for it in s["concealed"] + [x for m in s["melds"] for x in m["tiles"]]
-             if it["tile"] is not None}
+    ctx = ctx or Context()
+    seats = table_json["seats"]  # in the order of play: seat numbers 0 1 2 3, or 0 1 3 with no one across
+    n = len(seats)
+    place = {s["seat"]: k for k, s in enumerate(seats)}
+    owner = {it["tile"]: place[s["seat"]] for s in seats
+             for it in s["concealed"] + [x for m in s["melds"] for x in m["tiles"]] if it["tile"] is not None}
     own = collections.Counter(owner.get(to_ann[i]) for i, name in enumerate(read.seat_of)
                               if name == "self" and to_ann[i] is not None)
     own.pop(None, None)
@@ -205,17 +211,20 @@ def score_draw(table_json: dict, read: Table, to_ann: list[int | None], totals: 
         return None if item is None else item["cls"]
 
     hands, ponds = [], []
-    for k in range(4):
-        s = seats[(first + k) % 4]
+    for k in range(n):
+        here = (first + k) % n
+        s = seats[here]
         melds = tuple(Meld(m["type"], tuple(cls(t) for t in m["tiles"]), cls(m["called"]), m["source"], cls(m["added"]))
                       for m in s["melds"])
         hands.append(None if s["standing"] else Hand(tuple(cls(it) for it in s["concealed"]), melds))
         pond = [Discard(it["cls"]) for it in s["pond"]]
-        pond += [Discard(cls(m["called"]), called=True) for o in seats for m in o["melds"]
-                 if m["source"] and (o["seat"] + OFFSET[m["source"]]) % 4 == s["seat"]]
+        # and the tiles called from it: from the right by the one before it to play, from the left by the next,
+        # from across by the one across (``rules.points.SOURCE_OFFSET``: no one across at three)
+        pond += [Discard(cls(m["called"]), called=True) for j, o in enumerate(seats) for m in o["melds"]
+                 if m["source"] and (j + SOURCE_OFFSET[n][m["source"]]) % n == here]
         ponds.append(pond)
-    truth = [d.delta for d in exhaustive_draw(hands, ponds=ponds, dealer=0).seats]
-    said = [row["delta"] for row in draw_at(read)["seats"]]
+    truth = [d.delta for d in exhaustive_draw(hands, ctx.ruleset, ponds=ponds, dealer=0).seats]
+    said = [row["delta"] for row in draw_at(read, ctx)["seats"]]
     totals["draw_tables_paid"] += None not in said  # every seat read: payments given
     totals["draw_tables_right"] += said == truth
 

@@ -278,6 +278,67 @@ def test_three_players_deal_no_2m_to_8m_seat_no_one_across_and_lay_norths_aside_
     assert with_kita and totals["hands"] and totals["hands_right"] == totals["hands"]
 
 
+def test_three_player_draws_deal_three_hands_of_thirteen_from_the_three_player_set(shared, tmp_path):
+    """``--players 3 --draws``: three seats (none across), every hand 13 tiles (3 a meld), the face-up ones
+    tenpai, no 2m-8m, no chi, norths set aside as kita; the tables say it is a draw of three players."""
+    from datasets.scenes import build_table
+    from datasets.tiles import sample_style
+    from rules.shanten import shanten
+    from rules.tiles import counts34
+
+    generate.main(["--out", str(tmp_path), "--n", "2", "--seed", "40", "--imgsz", "320", "--workers", "1",
+                   "--players", "3", "--draws", "--shared", str(shared)])
+    tables = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("tables/*/*.json"))]
+    assert len(tables) == 2 and all(t["deal"] == "draw" and t["players"] == 3 for t in tables)
+    seen, kita = Counter(), 0
+    for k in range(12):
+        rng = np.random.default_rng([41, k])
+        layout = build_table(rng, sample_style(rng, shared), "table", draw=True, players=3)
+        names = [t.name for t in layout.tiles]
+        assert not {n for n in names if n[1] == "m" and n[0] not in "19"}, names
+        assert [s["seat"] for s in layout.table["seats"]] == [0, 1, 3]
+        for s in layout.table["seats"]:
+            concealed = [names[i] for i in s["concealed"]]
+            assert s["drawn"] is None and len(concealed) + 3 * len(s["melds"]) == 13
+            assert all(m["type"] != "chi" and m["source"] != "across" for m in s["melds"])
+            assert all(names[i] == "4z" for i in s["kita"])
+            if not s["standing"]:
+                assert shanten(counts34(concealed), len(s["melds"])) == 0, concealed  # tenpai, shown
+            seen[s["standing"]] += 1
+            kita += len(s["kita"])
+        assert max(Counter("5" + n[1] if n[0] == "0" else n for n in names).values()) <= 4
+    assert seen[True] and seen[False] and kita
+
+
+def test_three_player_draws_are_paid_as_tenhou_sanma_pays_them(shared):
+    """Read from the true tiles, a three-player draw whose every seat is read pays 2000 in all from the noten to
+    the tenpai (Tenhou's three-player rule: one tenpai takes 1000 from each noten, two take 1000 each from the
+    noten), the tenpai being the hands laid face up; the bench counts those payments right."""
+    from datasets.table_eval import score_scene, truth_tiles
+    from rules.context import Context
+    from rules.ruleset import TENHOU_SANMA
+    from vision.table import draw_at, read_table
+
+    pays = {0: (0, 0), 1: (2000, -1000), 2: (1000, -2000), 3: (0, 0)}  # by tenpai seats: (each tenpai, each noten)
+    totals, paid = Counter(), Counter()
+    for index in range(8):
+        scene = generate.make_scene(39, index, "table", 1024, shared, draws=True, players=3)
+        table = {**scene.table, "tiles": scene.annotations, "width": scene.image.shape[1],
+                 "height": scene.image.shape[0]}
+        score_scene(table, *truth_tiles(table), totals)
+        tiles, to_ann = truth_tiles(table)
+        read = read_table(tiles, TENHOU_SANMA)
+        said = [row["delta"] for row in draw_at(read, Context(ruleset=TENHOU_SANMA))["seats"]]
+        if None in said:
+            continue
+        assert {table["tiles"][a]["seat"] for a, name in zip(to_ann, read.seat_of) if name == "self"} == {0}
+        tenpai = [not s["standing"] for s in table["seats"]]  # seats 0, 1, 3: self, right, left
+        assert said == [pays[sum(tenpai)][0 if t else 1] for t in tenpai], (index, tenpai)
+        paid[sum(tenpai)] += 1
+    assert paid[1] and paid[2]  # both ways of paying
+    assert totals["draw_tables"] == 8 and totals["draw_tables_paid"] == totals["draw_tables_right"] == paid.total()
+
+
 def test_wins_and_draws_are_not_asked_together(shared, tmp_path):
     with pytest.raises(SystemExit):
         generate.main(["--out", str(tmp_path), "--n", "1", "--wins", "--draws", "--shared", str(shared)])
