@@ -892,3 +892,48 @@ def test_the_printed_table_says_the_norths_set_aside():
     table = read_table(lay_row(SANMA_HAND + " | 4z 4z", 0, origin=(150.0, 700.0)), TENHOU_SANMA)
     printed = format_table(score_table(table, Context(ruleset=TENHOU_SANMA)))
     assert "  self    1p 2p 3p 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z | 2 norths set aside" in printed
+
+
+def sanma_draw_table(empty: str) -> list[Tile]:
+    """Three players at an exhaustive draw, the photographer's side at the bottom and the ``empty`` side ("right"
+    or "left") with no one: self tenpai on 1z and 5z, the player across noten with a pon of 7z laid with its
+    called tile at its left, the player beside tenpai on 9m (tanki) with a pon of 6z."""
+    tiles = lay_row(SANMA_HAND, 0, origin=(200.0, 700.0))
+    tiles += lay_row("1m 9m 9p 1s 4s 9s 2z 3z 9m 9p | 7z> 7z 7z", 180, origin=(620.0, 120.0))
+    if empty == "right":
+        tiles += lay_row("1p 2p 3p 4s 5s 6s 7p 8p 9p 9m | 6z> 6z 6z", 90, origin=(60.0, 160.0))
+    else:
+        tiles += lay_row("1p 2p 3p 4s 5s 6s 7p 8p 9p 9m | 6z> 6z 6z", -90, origin=(760.0, 760.0))
+    return tiles
+
+
+@pytest.mark.parametrize("empty, across_is", [("right", "right"), ("left", "left")])
+def test_three_players_name_the_player_across_for_their_place_in_the_order_of_play(empty, across_is):
+    """Three players leave one side of the table empty, so a player photographed across sits, in the order of
+    play, where that side would: after the photographer where the right side is empty, before where the left is.
+    Read as across, no seat of the table, their hand was "not in view" and the draw paid nothing."""
+    table = read_table(sanma_draw_table(empty), TENHOU_SANMA)
+    assert "across" not in table.seat_of and table.problems == []
+    assert kinds(table, table.seats[across_is].concealed) == "1m 9m 9p 1s 4s 9s 2z 3z 9m 9p".split()
+    draw = draw_at(table, Context(ruleset=TENHOU_SANMA))
+    # two tenpai take 1000 each from the one noten (Tenhou's three-player noten payments: 2000 in all)
+    deltas = {row["seat"]: row["delta"] for row in draw["seats"]}
+    beside = "left" if across_is == "right" else "right"
+    assert deltas == {"self": 1000, beside: 1000, across_is: -2000}
+    # the across player's 7z came from its left, the player before it: self when it plays after self
+    before_across = "self" if across_is == "right" else "right"
+    assert "7z" in [d.tile for d in vision.table.seat_discards(table, before_across) if d.called]
+    # four players: the player across stays across
+    assert read_table(sanma_draw_table(empty)).seats["across"].concealed
+
+
+def test_three_players_have_no_one_across_to_have_discarded_a_called_tile():
+    """At three players a tile called from the right came from the next to play and one from the left from the
+    one before: the four players' offsets had both read as across."""
+    table = read_table(sanma_draw_table("left"), TENHOU_SANMA)
+    assert [table.discarder("right", "right"), table.discarder("right", "left")] == ["left", "self"]
+    assert [table.discarder("left", "right"), table.discarder("left", "left")] == ["self", "right"]
+    assert table.discarder("self", "across") is None
+    four = read_table(draw_table())
+    assert [four.discarder("right", "right"), four.discarder("right", "left"), four.discarder("self", "across")] == [
+        "across", "self", "across"]

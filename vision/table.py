@@ -39,7 +39,6 @@ from .layout import (CLEAR_GAP, MIN_FACE_AREA, OTHER_READING_FLOOR, Line, MeldRe
                      read_as, read_line, segments, shaped_as_a_meld)
 
 SEATS = ("self", "right", "across", "left")  # counter-clockwise from the read hand: the order of play
-OFFSET = {"right": 1, "across": 2, "left": 3}
 MIN_HAND_TILES = 7  # a hand shows 13 or more tiles; a line this long nearest its owner is taken as one
 # A hand tile read less sure than this (the detector's score times the reader's) is one to check. Dev hands whose
 # readout had none to check (``tiles_to_check``) were right 721 of 730 times (98.8 %), the others 291 of 457;
@@ -93,9 +92,17 @@ class Table:
     seat_of: list[str | None]  # per tile
     problems: list[Problem]
     notes: list[str] = field(default_factory=list)  # tiles taken as another kind than read, and why
+    players: int = 4  # three: no one sits across, and the order of play skips that side
 
-    def discarder(self, seat: str, source: str) -> str:
-        return SEATS[(SEATS.index(seat) + OFFSET[source]) % 4]
+    def discarder(self, seat: str, source: str) -> str | None:
+        """Who discarded the tile ``seat`` called from its ``source``: None where no one sits there (across, or
+        from across, at three players)."""
+        from rules.points import SOURCE_OFFSET
+
+        names = [name for name in SEATS if self.players == 4 or name != "across"]
+        if seat not in names or source not in SOURCE_OFFSET[self.players]:
+            return None
+        return names[(names.index(seat) + SOURCE_OFFSET[self.players][source]) % self.players]
 
     def to_dict(self) -> dict:
         return {
@@ -125,11 +132,13 @@ def read_table(tiles: list[Tile], ruleset=None) -> Table:
     tiles turned to lie as the meld was read, a tile taken as another of its candidates: ``Table.notes``).
     ``ruleset``: the rules the table is played by (a ``rules.ruleset.Ruleset``; four players by default): where
     norths are set aside (``Ruleset.kita``), the norths laid apart at a hand's right are its seat's ``kita``
-    (``layout.read_line``), not tiles of its hand or melds. (A seat read as across under three players is left so:
-    mapping it to the seat beside lost a generated table's hand, session 80.)"""
+    (``layout.read_line``), not tiles of its hand or melds. Three players leave a side of the table empty: a
+    player the photo shows across is named for where they sit in the order of play (``_across_beside``)."""
     kita = ruleset is not None and ruleset.kita
+    players = ruleset.players if ruleset is not None else 4
     if not tiles:
-        return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")])
+        return Table([], {name: Seat(name) for name in SEATS}, [], [], [], [Problem("no tiles found in the photo")],
+                     players=players)
     faceless = [i for i, t in enumerate(tiles) if not t.area >= MIN_FACE_AREA]
     if faceless:
         t = tiles[faceless[0]]
@@ -145,13 +154,13 @@ def read_table(tiles: list[Tile], ruleset=None) -> Table:
     tiles = _white_backs_face_down(list(tiles))
     melds, sorted_hands = [], []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
-        first = _read_seats(list(tiles), [], kita)  # on a copy: reading a hand turns a white-backed kan's haku in place
+        first = _read_seats(list(tiles), [], kita, players)  # on a copy: reading a hand turns a white-backed kan's haku in place
         melds = [m.tile_indices for seat in first.seats.values() for m in seat.melds]
         hands = [_sortable(seat) for seat in first.seats.values()]
         sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
     settled, fifth_notes = _fifth_copies_read_again(tiles, melds, sorted_hands)
     notes += fifth_notes
-    table = _read_seats(list(settled), notes, kita)  # on a copy, as above
+    table = _read_seats(list(settled), notes, kita, players)  # on a copy, as above
     retaken = _sorted_hands_read_again(table)
     if not retaken:
         return table
@@ -162,7 +171,7 @@ def read_table(tiles: list[Tile], ruleset=None) -> Table:
                      "which puts it in order")
         for i, alt in change:
             settled[i] = read_as(settled[i], alt)
-    return _read_seats(settled, notes, kita)
+    return _read_seats(settled, notes, kita, players)
 
 
 # A hand is kept sorted: each suit together, numbers rising left to right, alike honours side by side
@@ -257,7 +266,7 @@ def _likeliest_sorting_change(kinds: list[str], options: list[tuple[float, int, 
     return ()
 
 
-def _read_seats(tiles: list[Tile], notes: list[str], kita: bool = False) -> Table:
+def _read_seats(tiles: list[Tile], notes: list[str], kita: bool = False, players: int = 4) -> Table:
     """``read_table`` once the tiles' kinds are settled."""
     roles = ["stray"] * len(tiles)
     seat_of: list[str | None] = [None] * len(tiles)
@@ -304,11 +313,32 @@ def _read_seats(tiles: list[Tile], notes: list[str], kita: bool = False) -> Tabl
             for i in line.members:
                 roles[i] = "pond"
                 seat.pond.append((i, is_sideways(tiles[i], line.up)))
+    if players == 3:
+        _across_beside(seats, seat_of)
     problems += _too_many_copies(tiles) + _on_one_another(tiles)
     for p in problems:
         if len(owners := {seat_of[i] for i in p.tiles}) == 1:
             p.seat = owners.pop()
-    return Table(tiles, seats, dora, roles, seat_of, problems, notes)
+    return Table(tiles, seats, dora, roles, seat_of, problems, notes, players)
+
+
+def _across_beside(seats: dict[str, Seat], seat_of: list[str | None]) -> None:
+    """Three players sit at three sides of the table, so a player the photo shows across from the read hand sits
+    next to it in the order of play: after it (its right, in the rules' words) where the photo's right side has no
+    player, before it (its left) where the left has none. Seats counter-clockwise: self, right, (across), left. A
+    side has a player where it shows a hand, melds or a pond (a wall or dora indicators may lie at the empty side:
+    they are named across in turn). Where neither side or both have one, across stays so, no seat of the table
+    (``table_seats``). In place."""
+    def seated(s: Seat) -> bool:
+        return bool(s.concealed or s.hidden or s.melds or s.pond or s.kita)
+
+    empty = [name for name in ("right", "left") if not seated(seats[name])]
+    if not seated(seats["across"]) or len(empty) != 1:
+        return
+    side = empty[0]
+    seats[side], seats["across"] = replace(seats["across"], name=side), replace(seats[side], name="across")
+    swap = {"across": side, side: "across"}
+    seat_of[:] = [swap.get(name, name) for name in seat_of]
 
 
 def _white_backs_face_down(tiles: list[Tile]) -> list[Tile]:
