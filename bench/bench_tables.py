@@ -85,11 +85,14 @@ class TimedFinder:
 
     def find(self, image, scene: dict | None = None):
         """The tiles found in ``image``; the scene's truth is not looked at (its image name keys the saved tiles)."""
+        from rules.context import Context
+        from rules.ruleset import TENHOU_SANMA
         from vision.table import read_table, score_table
 
+        ctx = Context(ruleset=TENHOU_SANMA) if scene is not None and scene.get("players") == 3 else Context()
         t0 = time.perf_counter()
         tiles = self.finder.find(image)
-        score_table(read_table(list(tiles)))
+        score_table(read_table(list(tiles), ctx.ruleset), ctx)  # as the scene is scored (three players or four)
         self.ms.append(1000 * (time.perf_counter() - t0))
         if self.found is not None and scene is not None:
             self.found[scene["image"]] = [[t.kind, t.polygon, t.confidence, t.candidates] for t in tiles]
