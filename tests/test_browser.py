@@ -1209,6 +1209,22 @@ def test_on_a_laptop_a_change_below_a_long_readout_leaves_the_readout_where_it_w
         page.set_window_size(size["width"], size["height"])
 
 
+def test_a_haku_shown_in_the_readout_is_no_blank_gap(page):
+    """The tile art's haku is an empty face: in a row of waits on the white readout it looked like a gap. Its
+    image now shows a frame, as sets draw one: not one colour all over, the tile beside it still its art."""
+    type_hand(page, "123m456p789s11z55z")  # waits on 1z and 5z
+    page.find_element(By.ID, "score").click()
+    wait_for(page, lambda d: waits(d) == ["1z", "5z"])
+
+    def spread(tile: str) -> float:  # how far its pixels are from one colour
+        shot = wait_for(page, lambda d: d.find_element(
+            By.CSS_SELECTOR, f'#readout tr.wait img[data-tile="{tile}"]').screenshot_as_png)
+        pixels = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_GRAYSCALE)[2:-2, 2:-2]
+        return float(pixels.std())
+
+    assert spread("5z") > 10 and spread("1z") > 10
+
+
 def test_typed_hand_still_scores_a_win(page):
     hand = type_hand(page, "123m456p789s11z 555z")
     page.find_element(By.ID, "score").click()
