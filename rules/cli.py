@@ -20,35 +20,33 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("hand", help="concealed tiles, then melds, e.g. \"123m406p789s11z 5'55z\"")
     p.add_argument("--win", "--win-tile", dest="win", help="the winning tile: one of a 14-tile hand's (default: the reading worth most), or the tile a "
                                       "13-tile hand won on")
-    add_context_args(p, ("--seat", "--seat-wind"), "won on the discard of this player (default for 14 tiles "
-                                                   "without --tsumo: left)")
+    add_context_args(p, ("--seat", "--seat-wind"), "won on the discard of this player (a 14-tile hand with "
+                                                   "neither: scored as a ron from the left, the note says)")
     p.add_argument("--discards", default="", help="the player's own discards, for furiten")
-    p.add_argument("--seen", default="", help="other tiles the player can see (other ponds and melds)")
-    p.add_argument("--missed", default="", help="winning tiles the player let pass since their last draw "
-                                                "(temporary furiten)")
-    p.add_argument("--missed-in-riichi", default="", help="winning tiles the player let pass in riichi "
-                                                          "(furiten for the rest of the hand)")
+    p.add_argument("--seen", "--visible", dest="seen", default="",
+                   help="other tiles the player can see (other ponds and melds)")
     p.add_argument("--json", action="store_true", help="print the readout as JSON")
     p.set_defaults(run=run_hand)
 
 
 def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...], ron_help: str) -> None:
     """The hand's context as flags: ``hand`` and ``read --score`` take the same ones (``read`` names the seat
-    wind --seat-wind only, its --seat being whose hand to score)."""
+    wind --seat-wind only, its --seat being whose hand to score), each also by the API's name for it
+    (``ContextIn``: --win-from, --dora-indicators, --riichi-sticks...)."""
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
-    how.add_argument("--ron", choices=SOURCES, default=None, help=ron_help)
+    how.add_argument("--ron", "--win-from", dest="ron", choices=SOURCES, default=None, help=ron_help)
     p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E", help="seat wind (east = dealer)")
     p.add_argument("--round", "--round-wind", dest="round_wind", choices=WINDS, default="E", help="round wind")
-    p.add_argument("--dora", default="", help="dora indicators, e.g. 4z or 3m7p")
-    p.add_argument("--ura", default="", help="ura dora indicators (riichi only)")
+    p.add_argument("--dora", "--dora-indicators", dest="dora", default="", help="dora indicators, e.g. 4z or 3m7p")
+    p.add_argument("--ura", "--ura-indicators", dest="ura", default="", help="ura dora indicators (riichi only)")
     p.add_argument("--riichi", action="store_true")
     p.add_argument("--double-riichi", action="store_true")
     p.add_argument("--ippatsu", action="store_true")
     for flag in ("haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--honba", type=int, default=0)
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    p.add_argument("--sticks", "--riichi-sticks", dest="sticks", type=int, default=0, help="riichi sticks on the table")
     p.add_argument("--kita", type=int, default=0, help="north tiles set aside (3 players)")
     p.add_argument("--ruleset", default="tenhou",
                    help=f"one of {', '.join(PRESETS)}, with house rules after a colon, e.g. "
@@ -56,6 +54,10 @@ def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...
     p.add_argument("--pao", choices=SOURCES, help="the player liable for daisangen / daisuushii (pao)")
     p.add_argument("--other-winner-nearer", action="store_true",
                    help="a double ron whose other winner sits nearer the discarder (who takes the honba and sticks)")
+    p.add_argument("--missed", default="", help="winning tiles the player let pass since their last draw "
+                                                "(temporary furiten)")
+    p.add_argument("--missed-in-riichi", default="", help="winning tiles the player let pass in riichi "
+                                                          "(furiten for the rest of the hand)")
 
 
 def context_from_args(args: argparse.Namespace, win_from: str | None, **more) -> Context:
@@ -67,7 +69,9 @@ def context_from_args(args: argparse.Namespace, win_from: str | None, **more) ->
         tenhou=args.tenhou, chiihou=args.chiihou, renhou=args.renhou,
         dora_indicators=tuple(parse_tiles(args.dora)), ura_indicators=tuple(parse_tiles(args.ura)),
         honba=args.honba, riichi_sticks=args.sticks, kita=args.kita, pao=args.pao, ruleset=preset(args.ruleset),
-        other_winner_nearer=args.other_winner_nearer, **more,
+        other_winner_nearer=args.other_winner_nearer,
+        missed=tuple(Missed(t) for t in parse_tiles(args.missed))
+        + tuple(Missed(t, after_riichi=True) for t in parse_tiles(args.missed_in_riichi)), **more,
     )
 
 
@@ -80,11 +84,9 @@ def add_check_cases_parser(sub: argparse._SubParsersAction) -> None:
 def run_hand(args: argparse.Namespace) -> int:
     try:
         hand = parse_hand(args.hand)
-        ctx = context_from_args(args, None if args.tsumo else (args.ron or "left") if hand.size == 14 else args.ron,
-                                discards=tuple(Discard(t) for t in parse_tiles(args.discards)),
-                                visible=tuple(parse_tiles(args.seen)),
-                                missed=tuple(Missed(t) for t in parse_tiles(args.missed))
-                                + tuple(Missed(t, after_riichi=True) for t in parse_tiles(args.missed_in_riichi)))
+        # told neither --tsumo nor --ron, the engine scores a win as a ron from the left and notes it, as for the API
+        ctx = context_from_args(args, args.ron, discards=tuple(Discard(t) for t in parse_tiles(args.discards)),
+                                visible=tuple(parse_tiles(args.seen)))
         # a blank --win is refused (an unset variable in a script, say), where the page's empty field is none
         readout = analyse(hand, ctx, None if args.win is None else parse_tile(args.win))
     except (HandError, ValueError) as e:

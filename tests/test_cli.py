@@ -243,3 +243,63 @@ def test_hand_takes_the_winning_tile_by_the_apis_name_too(capsys):
     assert main(["hand", "123m456p789s11z 555z", "--win-tile", "1z", "--ron", "left"]) == 0
     out = capsys.readouterr().out
     assert "won on 1z" in out and "pair wait (tanki)" in out
+
+
+def test_hand_says_a_ron_from_the_left_was_assumed_as_the_api_and_read_do(capsys):
+    """A 14-tile hand told neither --tsumo nor --ron was scored as a ron from the left without a word, where the
+    API's readout of the same hand (and read --score's) says so in a note."""
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    api = TestClient(create_app()).post("/api/score", json={"hand": "123m456p789s11z 555z"}).json()
+    assert main(["hand", "123m456p789s11z 555z", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["notes"] == api["notes"] and cli["win"]["payments"] == api["win"]["payments"]
+    assert main(["hand", "123m456p789s11z 555z"]) == 0
+    assert "note: scored as a ron on the left player's discard" in capsys.readouterr().out
+
+
+def test_hand_and_read_take_the_context_by_the_apis_names_too(daisangen_photo, capsys):
+    """The API's names for the context (win_from, dora_indicators, ura_indicators, riichi_sticks, visible) were
+    refused by the CLI as unknown arguments, as win_tile was."""
+    hand = ["hand", "123m456p789s11z 555z", "--seat", "S", "--riichi", "--json"]
+    assert main(hand + ["--ron", "right", "--dora", "4z", "--ura", "1m", "--sticks", "2", "--seen", "1z"]) == 0
+    by_cli_names = json.loads(capsys.readouterr().out)
+    assert main(hand + ["--win-from", "right", "--dora-indicators", "4z", "--ura-indicators", "1m",
+                        "--riichi-sticks", "2", "--visible", "1z"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_cli_names
+    assert by_cli_names["win"]["payments"][0]["payer"] == "right"
+    photo = ["read", "--score", "--json", daisangen_photo, "--seat-wind", "S"]
+    assert main(photo + ["--ron", "right", "--sticks", "1", "--dora", "1m"]) == 0
+    by_cli_names = json.loads(capsys.readouterr().out)
+    assert main(photo + ["--win-from", "right", "--riichi-sticks", "1", "--dora-indicators", "1m"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_cli_names
+
+
+def test_read_score_takes_the_tiles_let_pass_as_the_api_does(daisangen_photo, capsys):
+    """POST /api/table and /api/recognize take the tiles let pass (context.missed), which no photo shows; read
+    --score refused --missed and --missed-in-riichi as unknown arguments."""
+    from fastapi.testclient import TestClient
+
+    from server.app import create_app
+
+    tiles = [{"kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in LaidOutFinder().tiles]
+    missed = [{"tile": "2m"}, {"tile": "4m", "after_riichi": True}]
+    api = TestClient(create_app()).post("/api/table", json={"tiles": tiles, "context": {"missed": missed}}).json()
+    assert main(["read", "--score", "--json", daisangen_photo, "--missed", "2m", "--missed-in-riichi", "4m"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert read["readout"] == api["readout"]
+    assert main(["read", "--score", "--json", daisangen_photo]) == 0
+    assert json.loads(capsys.readouterr().out)["readout"] != read["readout"]  # the tiles let pass count
+    assert main(["read", "--missed", "2m", daisangen_photo]) == 2
+    assert "--missed only with --score" in capsys.readouterr().err
+
+
+def test_read_refuses_a_seat_declared_twice_at_the_draw(daisangen_photo, capsys, monkeypatch):
+    """Of --declared left=noten --declared left=tenpai the last was taken without a word."""
+    monkeypatch.setattr("vision.tiles.TileFinder", None)  # refused before the models load
+    assert main(["read", "--score", "--draw", "--declared", "left=noten", "--declared", "left=tenpai",
+                 daisangen_photo]) == 2
+    assert "riichi-lens read: --declared left given twice (noten, then tenpai): give each seat once" \
+        in capsys.readouterr().err

@@ -117,6 +117,14 @@ def run_read(args: argparse.Namespace) -> int:
         print("riichi-lens read: --declared only with --draw (what a seat declared at an exhaustive draw)",
               file=sys.stderr)
         return 2
+    said: dict[str, list[str]] = {}  # a seat declared twice: the last had been taken without a word
+    for seat, tenpai in args.declared:
+        said.setdefault(seat, []).append("tenpai" if tenpai else "noten")
+    for seat, words in said.items():
+        if len(words) > 1:
+            print(f"riichi-lens read: --declared {seat} given {'twice' if len(words) == 2 else f'{len(words)} times'}"
+                  f" ({', then '.join(words)}): give each seat once", file=sys.stderr)
+            return 2
     if args.annotate:  # before any photo is read: a bad folder is known at once
         try:
             args.annotate.mkdir(parents=True, exist_ok=True)
