@@ -109,6 +109,9 @@ class Context:
             raise HandError("houtei, chankan and renhou are wins on another player's tile: not tsumo")
         if self.houtei and self.chankan:  # no kan may be declared on the last draw, so none can be robbed after it
             raise HandError("houtei and chankan cannot be one win: no kan can be declared on the last tile")
+        if self.haitei and self.rinshan:  # the same rule: a rinshan tile follows a kan, never the last draw
+            raise HandError("haitei and rinshan cannot be one win: no kan can be declared on the last tile, and a "
+                            "rinshan tile comes from the dead wall")
         if self.tenhou and not self.dealer:
             raise HandError("tenhou is the dealer's win; a non-dealer's first-draw win is chiihou")
         if self.chiihou and self.dealer:

@@ -240,8 +240,8 @@ def rinshan_kaihou(w: Win) -> bool:
 
 
 def haitei(w: Win) -> bool:
-    """海底摸月: won on the last tile of the wall, self-drawn (not on a rinshan draw)."""
-    return w.ctx.haitei and not w.ctx.rinshan
+    """海底摸月: won on the last tile of the wall, self-drawn (never a rinshan draw: ``Context`` refuses both)."""
+    return w.ctx.haitei
 
 
 def houtei(w: Win) -> bool:

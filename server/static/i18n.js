@@ -390,6 +390,7 @@ const MESSAGES_JA = [
   [/^haitei, rinshan, tenhou and chiihou are self-drawn wins: set tsumo$/, () => "海底・嶺上開花・天和・地和はツモ和了です。ツモを選んでください"],
   [/^houtei, chankan and renhou are wins on another player's tile: not tsumo$/, () => "河底・槍槓・人和はロン和了です。ツモにはできません"],
   [/^houtei and chankan cannot be one win: no kan can be declared on the last tile$/, () => "河底と槍槓は同時に成立しません（最後の牌ではカンできません）"],
+  [/^haitei and rinshan cannot be one win: no kan can be declared on the last tile, and a rinshan tile comes from the dead wall$/, () => "海底と嶺上開花は同時に成立しません（最後の牌ではカンできず、嶺上牌は王牌から引きます）"],
   [/^ippatsu and rinshan cannot be one win: the kan declared after riichi ends ippatsu$/, () => "一発と嶺上開花は同時に成立しません（リーチ後のカンで一発は消えます）"],
   [/^ippatsu and rinshan cannot be one win: the kan or north set aside after riichi ends ippatsu$/, () => "一発と嶺上開花は同時に成立しません（リーチ後のカンや北抜きで一発は消えます）"],
   [/^(tenhou|chiihou|renhou) is won before any call, and a north set aside is as one: not with kita (\d+)$/,
