@@ -117,7 +117,7 @@ def preset(spec: str) -> Ruleset:
     try:
         base = PRESETS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown ruleset {name!r}: one of {', '.join(PRESETS)}, optionally followed by "
+        raise ValueError(f"unknown ruleset {name[:40]!r}: one of {', '.join(PRESETS)}, optionally followed by "
                          "':option=value,...'") from None
     if not changes.strip():
         return base

@@ -179,6 +179,9 @@ def test_a_ruleset_is_a_preset_with_house_rules_after_a_colon():
                         ("house:kuitan=no", "unknown ruleset")):
         with pytest.raises(ValueError, match=words):
             preset(spec)
+    with pytest.raises(ValueError) as long_name:  # an unknown name is quoted cut, as house rules are: it was whole
+        preset("x" * 5000)
+    assert len(str(long_name.value)) < 200
 
 
 def test_a_ruleset_option_out_of_its_choices_is_refused():
