@@ -266,6 +266,10 @@ def _analyse_waiting(hand: Hand, ctx: Context) -> Readout:
     if wait_kinds and all(w.unseen == 0 for w in out):
         notes.append("every winning tile is already visible: tenpai, but no copy is left to win on")
     fur = furiten(wait_kinds, ctx)
+    # a tile said let pass that the hand does not wait on makes no furiten: said, so a wrong entry shows
+    passed = sorted({m.tile for m in ctx.missed if kind(m.tile) not in wait_kinds}, key=kind)
+    if passed and wait_kinds:
+        notes.append(f"let {', '.join(passed)} pass: no wait of this hand, so no furiten from it")
     draws = () if wait_kinds else _draws(hand, hand, ctx)
     return Readout(hand.notation(), 13, hand_shanten(hand), bool(wait_kinds), tuple(out), fur, draws=draws,
                    notes=tuple(notes))

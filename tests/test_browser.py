@@ -965,6 +965,7 @@ def server_messages() -> list[str]:
     said += analyse(waiting, Context(riichi=True, discards=(Discard("1m"),), missed=(
         Missed("4m", after_riichi=True),))).furiten.reasons
     said += analyse(waiting, Context(missed=(Missed("4m"),))).furiten.reasons
+    said += analyse(waiting, Context(missed=(Missed("9m"), Missed("7z")))).notes  # no wait: no furiten
     said += analyse(parse_hand("234m456p11s789s 6'78m"), Context(win_from="left"), "2m").win.notes
     said += analyse(parse_hand("234m567p234678s5s"), Context(seat_wind="S", win_from="left", renhou=True), "5s").notes
     # house rules and a context refused

@@ -50,6 +50,15 @@ def test_temporary_furiten_lasts_until_the_next_draw():
     assert not analyse(hand, Context(missed=(Missed("1m", drawn_since=True),))).furiten.furiten
 
 
+def test_a_tile_let_pass_that_is_no_wait_makes_no_furiten_and_is_said_so():
+    """A referee giving the wrong tile let pass (9m for a hand waiting on 1m and 4m) got no word of it."""
+    hand = parse_hand("23m456p789s11z555z")
+    r = analyse(hand, Context(missed=(Missed("9m"), Missed("1m", drawn_since=True), Missed("7z"))))
+    assert not r.furiten.furiten
+    assert "let 9m, 7z pass: no wait of this hand, so no furiten from it" in r.notes
+    assert not [n for n in analyse(hand, Context(missed=(Missed("4m"),))).notes if "no wait" in n]
+
+
 def test_temporary_furiten_and_calls_follow_the_ruleset():
     hand = parse_hand("23m456p789s11z555z")
     missed = (Missed("4m", called_since=True),)

@@ -319,6 +319,7 @@ const MESSAGES_JA = [
   [/^scored as a ron on the left player's discard: neither tsumo nor the discarder was given \(the value is the same; only who pays differs\)$/,
     () => "ツモか、誰からのロンかが指定されていないので、上家からのロンとして計算しました（点数は同じで、支払う人だけが違います）"],
   [/^furiten: this hand cannot win by ron$/, () => "フリテン: この手はロンで和了できません"],
+  [/^let (.+) pass: no wait of this hand, so no furiten from it$/, (m) => `${m[1].replace(/, /g, "・")}の見逃し: この手の待ちではないのでフリテンになりません`],
   [new RegExp(`^no yaku when winning on ${TILE}: tenpai, but cannot win on it$`), (m) => `${m[1]}では役がありません。テンパイですが、この牌では和了できません`],
   [new RegExp(`^no yaku on a ron with ${TILE}: only a tsumo wins on it$`), (m) => `${m[1]}のロンでは役がありません。ツモなら和了できます`],
   [/^every winning tile is already visible: tenpai, but no copy is left to win on$/,
