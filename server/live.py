@@ -33,6 +33,7 @@ MAX_FRAME_BYTES = 8 * 1024 * 1024  # a 4K JPEG frame is ~2 MiB
 # can decode to that many (a 240 KB one to 180 MB)
 MAX_FRAME_PIXELS = 12_000_000
 SMALL_PASS_EVERY = 2
+CAMERA_SILENT_S = 2.0  # the server's camera sending no frame this long is said to the viewer
 
 
 LIVE_OPTIONS = ("context", "ruleset", "seat", "mirrored", "profile", "draw_declared")
@@ -157,7 +158,7 @@ class Camera:
                 self.frame, self.count = frame, self.count + 1
                 self.changed.notify_all()
 
-    def next_frame(self, after: int, timeout: float = 2.0):
+    def next_frame(self, after: int, timeout: float = CAMERA_SILENT_S):
         """The newest frame once it is newer than frame number ``after``: (number, frame), or (after, None)."""
         with self.changed:
             self.changed.wait_for(lambda: self.count > after, timeout)
@@ -208,7 +209,9 @@ async def serve_camera_frames(ws: WebSocket, reader: LiveReader, camera: Camera)
     try:
         while not listener.done():
             number, frame = await run_in_threadpool(camera.next_frame, number)
-            if frame is None:
+            if frame is None:  # said, or the page goes on showing the last frame and its table as if live
+                await ws.send_json({"frame": number, "error": f"the server's camera has sent no frame for "
+                                    f"{CAMERA_SILENT_S:.0f} s: is it unplugged, or taken by another program?"})
                 continue
             t0 = time.perf_counter()
             try:
@@ -242,6 +245,10 @@ async def listen(ws: WebSocket, reader: LiveReader, on_frame=None) -> None:
 async def apply_options(ws: WebSocket, reader: LiveReader, text: str) -> None:
     import json
 
+    if text.startswith(("data:", "/9j/", "iVBOR")):  # a frame sent as text (a data URL, a JPEG's or PNG's base64)
+        await ws.send_json({"error": "not read: send each frame as a binary message (the JPEG or PNG file's bytes), "
+                                     "not as text; text messages are the options, as JSON"})
+        return
     try:
         reader.set_options(json.loads(text))
     except json.JSONDecodeError as e:  # not Python's words for it: 'Expecting value: line 1 column 1 (char 0)'

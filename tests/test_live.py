@@ -191,3 +191,52 @@ def test_a_refused_ruleset_or_context_is_named_for_the_page_to_mark_its_field(cl
         assert ws.receive_json() == {"error": "options not applied: ippatsu needs riichi", "part": "context"}
         ws.send_text(json.dumps({"seat": "bogus"}))
         assert "part" not in ws.receive_json()
+
+
+@pytest.mark.parametrize("prefix", ["data:image/jpeg;base64,", ""])
+def test_a_frame_sent_as_text_is_told_to_go_as_binary(client, prefix):
+    """A client sending the canvas's data URL (or its base64) was told its options were not JSON."""
+    import base64
+
+    with client.websocket_connect("/api/live") as ws:
+        ws.send_text(prefix + base64.b64encode(_jpeg()).decode())
+        error = ws.receive_json()["error"]
+        assert "binary message" in error and "options not applied" not in error
+        ws.send_bytes(_jpeg())
+        assert ws.receive_json()["frame"] == 1
+
+
+def test_a_camera_that_stops_sending_frames_is_said_not_left_silent():
+    """A camera unplugged from the server sent no answer at all: the page went on showing its last frame and table
+    as if live. Each wait for a frame that does not come is answered with why."""
+    import asyncio
+    import time
+
+    from fastapi import WebSocketDisconnect
+
+    from server.live import LiveReader, serve_camera_frames
+
+    class Unplugged:
+        def next_frame(self, after, timeout=2.0):
+            time.sleep(0.01)  # waited the timeout: no frame
+            return after, None
+
+    class Socket:  # the viewer closes once it has had an answer
+        def __init__(self):
+            self.sent, self.answered = [], asyncio.Event()
+
+        async def send_json(self, message):
+            self.sent.append(message)
+            self.answered.set()
+
+        async def receive(self):
+            await self.answered.wait()
+            return {"type": "websocket.disconnect", "code": 1000}
+
+    async def watch(ws):
+        await asyncio.wait_for(serve_camera_frames(ws, LiveReader(None, {}, lambda c, r: Context()), Unplugged()), 3)
+
+    ws = Socket()
+    with pytest.raises(WebSocketDisconnect):
+        asyncio.run(watch(ws))
+    assert ws.sent[0]["frame"] == 0 and "camera has sent no frame" in ws.sent[0]["error"]
