@@ -331,8 +331,11 @@ def test_three_player_draws_are_paid_as_tenhou_sanma_pays_them(shared):
         said = [row["delta"] for row in draw_at(read, Context(ruleset=TENHOU_SANMA))["seats"]]
         if None in said:
             continue
-        assert {table["tiles"][a]["seat"] for a, name in zip(to_ann, read.seat_of) if name == "self"} == {0}
-        tenpai = [not s["standing"] for s in table["seats"]]  # seats 0, 1, 3: self, right, left
+        own = {table["tiles"][a]["seat"] for a, name in zip(to_ann, read.seat_of) if name == "self"}
+        assert len(own) == 1, own  # one true seat read as the photo's own
+        first = [s["seat"] for s in table["seats"]].index(own.pop())
+        # the true seats in the order of play (0, 1, 3) from the one read as self: self, right, left
+        tenpai = [not s["standing"] for s in table["seats"][first:] + table["seats"][:first]]
         assert said == [pays[sum(tenpai)][0 if t else 1] for t in tenpai], (index, tenpai)
         paid[sum(tenpai)] += 1
     assert paid[1] and paid[2]  # both ways of paying

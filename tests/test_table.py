@@ -937,3 +937,15 @@ def test_three_players_have_no_one_across_to_have_discarded_a_called_tile():
     four = read_table(draw_table())
     assert [four.discarder("right", "right"), four.discarder("right", "left"), four.discarder("self", "across")] == [
         "across", "self", "across"]
+
+
+@pytest.mark.parametrize("degrees", [0, 180])
+def test_of_two_hands_alike_the_one_facing_the_camera_is_the_read_hand(degrees):
+    """An overhead camera sees two hands of 13 face up, as wide: the read hand (self) had been whichever came
+    first, so a live view flipped between them from frame to frame. It is the one whose glyphs stand up the photo."""
+    near, far = SELF_HAND, "1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z"
+    tiles = lay_row(near, 0, origin=(200.0, 700.0)) + lay_row(far, 180, origin=(620.0, 120.0))
+    table = read_table(turn(tiles, degrees))
+    facing = near if degrees == 0 else far  # turned a half, the far hand faces the camera
+    assert kinds(table, table.seats["self"].concealed) == facing.split()
+    assert kinds(table, table.seats["across"].concealed) == (far if degrees == 0 else near).split()

@@ -122,6 +122,16 @@ def _angle(up: np.ndarray) -> float:
     return math.degrees(math.atan2(-up[0], -up[1]))
 
 
+# Of two hands alike (a whole table seen from overhead: as many faces, as wide) the read hand is the one facing the
+# camera, its glyphs up the photo: a live overhead view had flipped between two such hands from frame to frame.
+FACING_BONUS = 0.15
+
+
+def _main_score(tiles: list[Tile], line: Line) -> float:
+    """How surely a line is the read hand's: most faces, nearest the camera (widest), and facing it."""
+    return _upright_faces(tiles, line) * _width(tiles, line) * (1 + FACING_BONUS * max(0.0, -float(line.up[1])))
+
+
 def _upright_faces(tiles: list[Tile], line: Line) -> int:
     return sum(1 for i in line.tiles if tiles[i].kind != "back" and not is_sideways(tiles[i], line.up))
 
@@ -275,7 +285,7 @@ def _read_seats(tiles: list[Tile], notes: list[str], kita: bool = False, players
     dora: list[int] = []
     centre = np.mean([t.center for t in tiles], axis=0)
     ls = lines(tiles, centre=centre)
-    main = max(ls, key=lambda l: _upright_faces(tiles, l) * _width(tiles, l))  # most faces, nearest the camera
+    main = max(ls, key=lambda l: _main_score(tiles, l))
     by_seat: dict[str, list[Line]] = {name: [] for name in SEATS}
     for line, turn in zip(ls, _seat_turns(tiles, ls, main)):
         by_seat[SEATS[turn]].append(line)  # glyphs turned a quarter left face a player on the right, and so on
