@@ -29,7 +29,11 @@ class ImageError(ValueError):
     """The input is not an image riichi-lens can read; the message says why and what to send instead."""
 
 
-def image_format(data: bytes) -> str:
+PHOTO_FORMATS = ("JPEG", "PNG", "WebP", "BMP", "TIFF")
+
+
+def image_format(data: bytes, formats: tuple[str, ...] = PHOTO_FORMATS) -> str:
+    """The file's format from its first bytes; what is no image is refused naming ``formats``, those taken."""
     for magic, name in _MAGIC.items():
         if data.startswith(magic):
             if name == "WebP" and data[8:12] != b"WEBP":
@@ -38,7 +42,8 @@ def image_format(data: bytes) -> str:
     for magic, what in _NOT_IMAGES.items():
         if data.startswith(magic):
             raise ImageError(f"this is {what}, not a photo: send a JPEG or PNG")
-    raise ImageError("not an image: send a JPEG, PNG, WebP, BMP or TIFF photo")
+    raise ImageError(f"not an image: send a {', '.join(formats[:-1])} or {formats[-1]} photo" if len(formats) > 1
+                     else f"not an image: send a {formats[0]} photo")
 
 
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS, formats: tuple[str, ...] | None = None) -> np.ndarray:
@@ -49,7 +54,7 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS, formats: tuple[str, 
         raise ImageError("the file is empty: it holds no image data")
     if len(data) > MAX_BYTES:
         raise ImageError(f"image file is {len(data) / 2**20:.0f} MiB; the limit is {MAX_BYTES // 2**20} MiB")
-    fmt = image_format(data)
+    fmt = image_format(data, formats or PHOTO_FORMATS)
     if formats is not None and fmt not in formats:
         raise ImageError(f"this is a {fmt} image: send {' or '.join(formats)}")
     if fmt == "JPEG":  # its header walked once for both

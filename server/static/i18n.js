@@ -357,7 +357,8 @@ const MESSAGES_JA = [
   [/^this server has no camera: start it with riichi-lens serve --camera 0$/,
     () => "このサーバーにはカメラがありません。riichi-lens serve --camera 0 で起動してください"],
   // the photo refused (vision.image, the server's upload limit) and a typed hand's tile not read
-  [/^not an image: send a JPEG, PNG, WebP, BMP or TIFF photo$/, () => "画像ではありません。JPEG・PNG・WebP・BMP・TIFFの写真を送ってください"],
+  [/^not an image: send a ((?:\w+, )*\w+)(?: or (\w+))? photo$/,
+    (m) => `画像ではありません。${[...m[1].split(", "), ...(m[2] ? [m[2]] : [])].join("・")}の写真を送ってください`],
   [/^this is (a PDF document|a ZIP archive|a GIF \(not supported\)|a video or HEIC file \(not supported: export as JPEG\)), not a photo: send a JPEG or PNG$/,
     (m) => `これは写真ではなく${NOT_IMAGES_JA[m[1]]}です。JPEGかPNGを送ってください`],
   [/^the file is empty: it holds no image data$/, () => "ファイルが空です。画像のデータがありません"],
