@@ -31,7 +31,7 @@ from vision.tiles import TileFinder  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--photo", default="group_1.jpg", help="the grid photo to calibrate on")
     args = ap.parse_args()

@@ -170,7 +170,7 @@ def time_all(models: list, photos: list[Path], repeats: int) -> list[list[float]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--annotate", type=Path, default=None, help="write our annotated photos here")

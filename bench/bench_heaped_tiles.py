@@ -34,7 +34,7 @@ def heap(n: int, seed: int) -> list[Tile]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tiles", type=int, nargs="+", default=[60, 136, 400])
     ap.add_argument("--seeds", type=int, default=4)
     args = ap.parse_args()

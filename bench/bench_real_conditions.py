@@ -221,7 +221,7 @@ def read_single(finder: TileFinder, photos: list[Path], conditions: dict) -> Non
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=default_shared())
     ap.add_argument("--only", default="", help="comma-separated words: conditions whose name holds one of them")
     ap.add_argument("--single", action="store_true", help="the 111 single-tile photos instead of the whole-set ones")

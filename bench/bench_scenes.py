@@ -60,7 +60,7 @@ def print_map(data: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--data", type=Path, default=None, help="an existing generate folder (default: make one)")

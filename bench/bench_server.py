@@ -79,7 +79,7 @@ def start_server(port: int) -> subprocess.Popen:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", choices=["recognize", "score", "live"], default="recognize")
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--clients", type=int, default=4)

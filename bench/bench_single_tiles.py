@@ -27,7 +27,7 @@ from vision.tiles import TileFinder  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=default_shared(), help="default $RIICHI_LENS_SHARED or ../shared")
     args = ap.parse_args()
     photos = [p for p in sorted((args.shared / "data/real-tiles/photos").glob("*.jpg"))

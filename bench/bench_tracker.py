@@ -191,7 +191,7 @@ def shake_photos(data: Path, scenes: int, frames: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tiles", type=int, nargs="+", default=[136, 400, 1000])
     ap.add_argument("--frames", type=int, default=None, help="frames a run (30; with --shake 40)")
     ap.add_argument("--seeds", type=int, default=None, help="runs (3; with --shake 5)")
