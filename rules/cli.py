@@ -36,7 +36,7 @@ def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
     how.add_argument("--ron", "--win-from", dest="ron", choices=SOURCES, default=None, help=ron_help)
-    p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E", help="seat wind (east = dealer)")
+    p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E", help="seat wind (default E: the dealer)")
     p.add_argument("--round", "--round-wind", dest="round_wind", choices=WINDS, default="E", help="round wind")
     p.add_argument("--dora", "--dora-indicators", dest="dora", default="", help="dora indicators, e.g. 4z or 3m7p")
     p.add_argument("--ura", "--ura-indicators", dest="ura", default="", help="ura dora indicators (riichi only)")
