@@ -78,6 +78,11 @@ def run_serve(args: argparse.Namespace) -> int:
               f"running there; choose another port with --port {args.port + 1}", file=sys.stderr)
         return 2
     code = args.code or (new_code() if args.lan else None)
+    try:  # before the URL to open is printed: a camera that cannot be opened is said alone
+        app = create_app(access_code=code, camera=args.camera, names_refused=not code)
+    except RuntimeError as e:  # the camera could not be opened
+        print(f"riichi-lens serve: {e}", file=sys.stderr)
+        return 2
     if args.lan:
         addresses = None if host in ("0.0.0.0", "::") else [host]
         try:
@@ -90,11 +95,6 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"riichi-lens: open http://{shown}:{args.port}/{query} in a browser (Ctrl+C stops)")
         if not code and not is_loopback(host):
             print(f"warning: anyone who can reach {host} can use this app; --lan requires an access code")
-    try:
-        app = create_app(access_code=code, camera=args.camera, names_refused=not code)
-    except RuntimeError as e:  # the camera could not be opened
-        print(f"riichi-lens serve: {e}", file=sys.stderr)
-        return 2
     uvicorn.run(app, host=host, port=args.port, log_level="warning")
     return 0
 

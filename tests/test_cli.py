@@ -137,6 +137,18 @@ def test_serve_refuses_a_negative_camera_index_before_opening_it(capsys):
     assert "camera -1 is no camera index: give 0 for the first camera" in capsys.readouterr().err
 
 
+def test_serve_says_a_camera_that_cannot_be_opened_before_any_url_to_open(capsys):
+    """The URL to open was printed first, as if the app were served, then the camera's failure."""
+    import socket
+
+    with socket.socket() as s:  # a port free now
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["serve", "--camera", "7", "--port", str(port)]) == 2
+    out = capsys.readouterr()
+    assert "camera 7" in out.err and "open http" not in out.out
+
+
 @pytest.mark.parametrize("port, words", [("99999", "99999 is not a port: give one from 1 to 65535"),
                                          ("-5", "-5 is not a port"), ("0", "0 is not a port"),
                                          ("http", "'http' is not a port number")])
