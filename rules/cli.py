@@ -18,8 +18,9 @@ def add_hand_parser(sub: argparse._SubParsersAction) -> None:
                                    "--round E --dora 4z   |   riichi-lens hand \"234m 3'45p 66s 789s 22z\" "
                                    "(melds: ' marks the called tile, \" an added kan, [5555p] a closed kan)")
     p.add_argument("hand", help="concealed tiles, then melds, e.g. \"123m406p789s11z 5'55z\"")
-    p.add_argument("--win", "--win-tile", dest="win", help="the winning tile: one of a 14-tile hand's (default: the reading worth most), or the tile a "
-                                      "13-tile hand won on")
+    p.add_argument("--win", "--win-tile", dest="win",
+                   help="the winning tile: one of a 14-tile hand's (default: the reading worth most), or the tile a "
+                        "13-tile hand won on")
     add_context_args(p, ("--seat", "--seat-wind"), "won on the discard of this player (a 14-tile hand with "
                                                    "neither: scored as a ron from the left, the note says)")
     p.add_argument("--discards", default="", help="the player's own discards, for furiten")
@@ -36,7 +37,8 @@ def add_context_args(p: argparse.ArgumentParser, seat_wind_flags: tuple[str, ...
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
     how.add_argument("--ron", "--win-from", dest="ron", choices=SOURCES, default=None, help=ron_help)
-    p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E", help="seat wind (default E: the dealer)")
+    p.add_argument(*seat_wind_flags, dest="seat_wind", choices=WINDS, default="E",
+                   help="seat wind (default E: the dealer)")
     p.add_argument("--round", "--round-wind", dest="round_wind", choices=WINDS, default="E", help="round wind")
     p.add_argument("--dora", "--dora-indicators", dest="dora", default="", help="dora indicators, e.g. 4z or 3m7p")
     p.add_argument("--ura", "--ura-indicators", dest="ura", default="", help="ura dora indicators (riichi only)")

@@ -164,7 +164,8 @@ def read_table(tiles: list[Tile], ruleset=None) -> Table:
     tiles = _white_backs_face_down(list(tiles))
     melds, sorted_hands = [], []
     if any(n > 4 for n in _face_up_counts(tiles).values()):  # which copies agree with their meld-mates, as read
-        first = _read_seats(list(tiles), [], kita, players)  # on a copy: reading a hand turns a white-backed kan's haku in place
+        # on a copy: reading a hand turns a white-backed kan's haku in place
+        first = _read_seats(list(tiles), [], kita, players)
         melds = [m.tile_indices for seat in first.seats.values() for m in seat.melds]
         hands = [_sortable(seat) for seat in first.seats.values()]
         sorted_hands = [hand for hand in hands if hand and sorted_hand([tiles[i].kind for i in hand])]
