@@ -94,7 +94,8 @@ class Context:
             if value is not None and value not in SOURCES:
                 raise HandError(f"{name} must be left, across or right, not {value!r}")
             if value == "across" and self.ruleset.players == 3:
-                raise HandError(f"{name}: three players sit E S W, nobody is across; use left or right")
+                said = "a ron" if name == "win_from" else "pao"  # in the words of a table, not the field's name
+                raise HandError(f"{said} from across: three players sit E S W, nobody is across; use left or right")
         if self.other_winner_nearer and self.tsumo:
             raise HandError("only a ron can be shared with another winner")
         if self.tsumo and self.win_from:

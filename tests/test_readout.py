@@ -280,6 +280,8 @@ def test_context_the_hand_makes_impossible_is_refused(hand, kwargs, words):
     ({"renhou": True, "win_from": "left", "seat_wind": "S", "chankan": True}, "so no kan can be robbed"),
     ({"riichi": True, "ippatsu": True, "rinshan": True, "tsumo": True}, "ippatsu and rinshan cannot be one win"),
     ({"haitei": True, "rinshan": True, "tsumo": True}, "haitei and rinshan cannot be one win"),  # haitei was dropped
+    ({"win_from": "across", "ruleset": TENHOU_SANMA}, "^a ron from across: three players sit E S W"),  # said win_from
+    ({"pao": "across", "ruleset": TENHOU_SANMA}, "^pao from across: three players sit E S W, nobody is across"),
     ({"dora_indicators": ("1m",) * 6}, "6 dora indicators: at most 5"),
     ({"dora_indicators": ("1m", "2m"), "ruleset": TENHOU.with_options(name="x", kan_dora=False)},
      "2 dora indicators, but ruleset x has no kan dora: only the first indicator is turned"),

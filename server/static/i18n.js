@@ -387,6 +387,8 @@ const MESSAGES_JA = [
     (m) => `「${m[1]}」という牌セットはありません（${m[2] === "none yet" ? "まだ一つもありません" : `「${m[2]}」`}）。「牌セット」タブで作ってください`],
   // the context refused (rules.context, rules.readout)
   [/^three-player games have no north seat or round$/, () => "三人麻雀に北家・北場はありません"],
+  [/^(a ron|pao) from across: three players sit E S W, nobody is across; use left or right$/,
+    (m) => `${m[1] === "pao" ? "責任払い" : "ロン"}の相手が対面: 三人麻雀に対面はいません。上家か下家にしてください`],
   [/^only a ron can be shared with another winner$/, () => "ダブロンはロンのときだけです"],
   [/^ippatsu needs riichi$/, () => "一発にはリーチが必要です"],
   [/^haitei, rinshan, tenhou and chiihou are self-drawn wins: set tsumo$/, () => "海底・嶺上開花・天和・地和はツモ和了です。ツモを選んでください"],
