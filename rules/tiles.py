@@ -204,7 +204,10 @@ class Meld:
             if self.called not in self.tiles:
                 raise HandError(f"{self.kind} {format_tiles(self.tiles)}: the called tile must be one of its tiles")
         if self.kind == "kakan":
-            if self.added is None or self.added not in self.tiles:
+            if self.added is None:  # as the called tile's refusal says which field is missing
+                raise HandError(f"kakan {format_tiles(self.tiles)}: say which of its tiles was added to the pon "
+                                "(added)")
+            if self.added not in self.tiles:
                 raise HandError(f"kakan {format_tiles(self.tiles)}: the added tile must be one of its tiles")
         elif self.added is not None:  # it would be dropped without a word
             raise HandError(f"{self.kind} {format_tiles(self.tiles)}: only an added kan (kakan) has an added tile")

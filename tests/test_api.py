@@ -45,6 +45,9 @@ def test_score_structured_hand_with_meld(client):
      "pon 555z: say which of its tiles was called"),
     ({"concealed": ["1m"] * 3, "melds": [{"kind": "pon", "tiles": ["5z"] * 3, "called": "5z", "source": "left",
                                           "added": "5z"}]}, "only an added kan (kakan) has an added tile"),
+    # no added tile: said so, as for the called tile (it was "the added tile must be one of its tiles")
+    ({"concealed": ["1m"], "melds": [{"kind": "kakan", "tiles": ["5z"] * 4, "called": "5z", "source": "left"}]},
+     "kakan 5555z: say which of its tiles was added to the pon (added)"),
     ({"hand": "123m456p789s11z555z", "ruleset": "nope"}, "unknown ruleset"),
     ({}, "send the hand"),
     ({"hand": "123m456p789s11z555z", "win_tile": "1z5z"}, "the winning tile must be one tile, like 5m: '1z5z' is 2"),

@@ -422,6 +422,7 @@ const MESSAGES_JA = [
   [/^unexpected (['"])(.*)\1 in meld (['"])(.*)\3$/, (m) => `副露「${m[4]}」に使えない文字「${m[2]}」があります`],
   [/^a closed kan takes no tile from another player: (\S+)$/, (m) => `暗槓は他家から鳴いた牌を含みません: ${m[1]}`],
   [/^kakan (\S+): the added tile must be one of its tiles$/, (m) => `加槓 ${m[1]}: 加える牌は同じ牌です`],
+  [/^kakan (\S+): say which of its tiles was added to the pon \(added\)$/, (m) => `加槓 ${m[1]}: ポンに加えた牌を指定してください（added）`],
   // what the photo's melds give (vision.layout)
   [new RegExp(`^closed kan shows two different tiles ${TILE} and ${TILE}$`), (m) => `暗槓に違う牌${m[1]}と${m[2]}が見えています`],
   [new RegExp(`^a box read as ${TILE} on the called tile of this (chi|pon|daiminkan|kakan) is left out$`),
