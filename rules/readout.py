@@ -344,8 +344,9 @@ def _analyse_fourteen(hand: Hand, ctx: Context, win_tile: str | None) -> Readout
         notes.append(f"winning tile not given: scored as won on {win_tile}, the reading worth most{legal}")
     else:
         result, fur = _score(hand, win_tile, ctx), furiten_if_won_on(win_tile)
-    if fur.furiten and not ctx.tsumo:
+    furiten_ron = fur.furiten and not ctx.tsumo
+    if furiten_ron:
         notes.append("furiten: this hand cannot win by ron")
     notes += list(result.notes)
     return Readout(hand.notation(), 14, -1, True, furiten=fur, win=result, win_tile=win_tile, notes=tuple(notes),
-                   furiten_ron=fur.furiten and not ctx.tsumo)
+                   furiten_ron=furiten_ron)

@@ -472,9 +472,9 @@ def create_app(access_code: str | None = None, camera: int | None = None, names_
 
         await refuse_unknown_parts(request)
         data = await read_upload(photo)
+        models = await run_in_threadpool(tile_finder)
         (h, w), grid = await run_in_threadpool(
-            in_a_photo_slot, lambda image: (image.shape[:2], grid_tiles(image, tile_finder().detector,
-                                                                        tile_finder().reader)), data)
+            in_a_photo_slot, lambda image: (image.shape[:2], grid_tiles(image, models.detector, models.reader)), data)
         return {"width": w, "height": h,
                 "tiles": [{"kind": k, "polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in c]}
                           for k, c in grid]}

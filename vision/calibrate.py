@@ -131,10 +131,10 @@ def _strays_dropped(rows: list[list[int]], read: list[str]) -> list[list[int]]:
     best, score = rows, agreement(rows)
     for _ in range(2):  # a stray at each end at most
         trials = [best[:k] + [cut] + best[k + 1:] for k, row in enumerate(best) for cut in (row[1:], row[:-1])]
-        better = max(trials, key=agreement)
-        if agreement(better) < score + 2:
+        better_score, better = max(((agreement(t), t) for t in trials), key=lambda scored: scored[0])
+        if better_score < score + 2:
             break
-        best, score = better, agreement(better)
+        best, score = better, better_score
     return best
 
 

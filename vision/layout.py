@@ -825,20 +825,24 @@ def read_line(tiles: list[Tile], line: Line, kita: bool = False) -> LineReading:
     # tiles (a north touching the hand is one of its tiles: a sorted hand ends with honours), and where the reading
     # without them has no more problems and a hand of 13 or 14 (counting 3 a meld) whenever the reading with them
     # has: a north set apart beside 13 tiles may be the one drawn, beside 12 it is. The most norths first; each
-    # reading is tried on a copy (one turns its melds' tiles to lie as read), the one taken read again on the tiles
+    # reading is made on a copy of the tiles (one turns its melds' tiles to lie as read), the one taken kept
     def worse(reading: LineReading) -> tuple[int, bool]:
         return len(reading.problems), len(reading.concealed) + 3 * len(reading.melds) not in (13, 14)
 
-    whole = worse(_read_line(list(tiles), line, line.tiles))
+    def taken(reading: LineReading, read_on: list[Tile]) -> LineReading:
+        tiles[:] = read_on  # the tiles as that reading turned them
+        return reading
+
+    whole_on = list(tiles)
+    whole = _read_line(whole_on, line, line.tiles)
     for n in range(trailing, 0, -1):
-        rest = line.tiles[:-n]
-        trial = _read_line(list(tiles), line, rest)
+        rest, trial_on = line.tiles[:-n], list(tiles)
+        trial = _read_line(trial_on, line, rest)
         laid_apart = trial.melds or _gap_before(tiles, line, line.tiles, len(rest)) > CLEAR_GAP
-        if laid_apart and worse(trial) <= whole:
-            reading = _read_line(tiles, line, rest)
-            reading.kita = line.tiles[-n:]
-            return reading
-    return _read_line(tiles, line, line.tiles)
+        if laid_apart and worse(trial) <= worse(whole):
+            trial.kita = line.tiles[-n:]
+            return taken(trial, trial_on)
+    return taken(whole, whole_on)
 
 
 def _trailing_norths(tiles: list[Tile], line: Line) -> int:
